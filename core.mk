@@ -1,0 +1,53 @@
+# core.mk — build the plain-C core and its tests outside PostgreSQL.
+#
+#   make -f core.mk                 release build in build/release
+#   make -f core.mk VARIANT=asan    AddressSanitizer + UBSan build in build/asan
+#   make -f core.mk CC=aarch64-linux-gnu-gcc VARIANT=arm64
+#
+# The Makefile (PGXS) builds the same sources into the extension.
+
+VARIANT ?= release
+CC ?= cc
+B := build/$(VARIANT)
+
+CORE_SRC := src/parser.c src/tape_builder.c src/tape_reader.c src/tape_validator.c \
+	src/text_writer.c src/utf8.c \
+	src/simd/scalar.c src/simd/avx2.c src/simd/avx512.c src/simd/neon.c
+WARN := -Wall -Wextra -Werror
+BASE_CFLAGS := -std=gnu11 -g $(WARN) -fPIC
+ifeq ($(VARIANT),asan)
+  OPT := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+  LDOPT := -fsanitize=address,undefined
+else
+  OPT := -O2
+  LDOPT :=
+endif
+ifeq ($(VARIANT),arm64)
+  LDOPT += -static
+endif
+CFLAGS_ALL := $(BASE_CFLAGS) $(OPT) $(EXTRA_CFLAGS)
+
+OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC))
+LIB := $(B)/libfjcore.a
+PROGS := $(B)/fastjson_parse $(B)/test_core $(B)/test_conformance $(B)/test_kernels
+
+all: $(PROGS)
+
+$(B)/obj/%.o: src/%.c $(wildcard src/*.h src/simd/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(LIB): $(OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/fastjson_parse: tools/fastjson_parse.c $(LIB)
+	$(CC) $(CFLAGS_ALL) $< $(LIB) $(LDOPT) -o $@
+
+$(B)/test_%: test/test_%.c test/harness.h $(LIB)
+	$(CC) $(CFLAGS_ALL) $< $(LIB) $(LDOPT) -o $@
+
+clean:
+	rm -rf build
+
+.PHONY: all clean

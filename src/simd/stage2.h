@@ -1,0 +1,623 @@
+/*
+ * stage2.h — generic stage 2: walk the structural positions once, validate
+ * the grammar and write the tape. No recursion: open containers live on an
+ * explicit stack, limited by max_depth.
+ *
+ * A kernel includes this after stage 1 and after defining
+ *
+ *   copy_until_backslash(dst, src, n, input_end)
+ *       copy src[0..k) to dst where k is the position of the first backslash
+ *       in src[0..n), or n; return k. May write up to 64 bytes past dst + k,
+ *       and may read up to input_end, never past it.
+ */
+#ifndef FJ_STAGE2_H
+#define FJ_STAGE2_H
+
+#include "../tape.h"
+
+#define FJ_TAPE_SLACK 72		/* spare bytes past the write position */
+
+/* Bytes that may follow a number or literal: whitespace , ] } */
+static const uint8_t fj_value_end[256] = {
+	[' '] = 1,['\t'] = 1,['\n'] = 1,['\r'] = 1,[','] = 1,[']'] = 1,['}'] = 1
+};
+
+/* The value of hex digit c, or -1. */
+static inline int32_t
+fj_hexval(uint8_t c)
+{
+	if ((unsigned) (c - '0') < 10)
+		return c - '0';
+	c |= 0x20;
+	if ((unsigned) (c - 'a') < 6)
+		return c - 'a' + 10;
+	return -1;
+}
+
+typedef struct fj_frame
+{
+	uint32_t	hdr;			/* tape offset of the container's reserved header */
+	uint32_t	count;			/* members so far */
+	uint32_t	type;			/* FJ_ARRAY or FJ_OBJECT */
+} fj_frame;
+
+typedef struct fj_stage2
+{
+	fj_stage1	s1;
+	const fj_allocator *alloc;
+	fj_buf	   *out;
+	uint8_t    *wp;				/* write position in out->data */
+	uint8_t    *limit;			/* out->data + out->cap - FJ_TAPE_SLACK */
+	size_t		max_size;
+	fj_error   *err;
+	const fj_parse_options *opt;
+} fj_stage2;
+
+/* The next structural position, or s1.len at the end of the input. */
+static inline uint32_t
+stage2_next(fj_stage2 *p)
+{
+	fj_stage1  *s = &p->s1;
+
+	while (s->pos == s->n)
+	{
+		if (s->scanned == s->len || s->error_at != SIZE_MAX)
+			return (uint32_t) s->len;
+		if (p->opt->interrupted && p->opt->interrupted(p->opt->interrupt_ctx))
+			return (uint32_t) s->len;
+		stage1_window(s);
+	}
+	return s->idx[s->pos++];
+}
+
+/* Report the error that ends the input early: stage 1's, an interrupt, or EOF. */
+static fj_code
+stage2_fail_at_end(fj_stage2 *p)
+{
+	fj_stage1  *s = &p->s1;
+
+	if (s->error_at != SIZE_MAX)
+		return fj_fail(p->err, s->error_code, s->error_msg, s->error_at);
+	if (s->scanned != s->len)
+		return fj_fail(p->err, FJ_ERR_INTERRUPTED, FJ_MSG_INTERRUPTED, s->scanned);
+	return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_EMPTY, s->len);
+}
+
+/* Make room for need more bytes at the write position (plus the slack). */
+static fj_code
+stage2_reserve_slow(fj_stage2 *p, size_t need)
+{
+	fj_buf	   *b = p->out;
+	size_t		used = (size_t) (p->wp - b->data);
+	size_t		cap = b->cap + b->cap / 2;
+	uint8_t    *data;
+
+	if (cap < used + need + FJ_TAPE_SLACK)
+		cap = used + need + FJ_TAPE_SLACK;
+	if (p->max_size && used + need > p->max_size)
+		return fj_fail(p->err, FJ_ERR_TOO_BIG, FJ_MSG_TOO_BIG, p->s1.scanned);
+	if (p->max_size && cap > p->max_size + FJ_TAPE_SLACK)
+		cap = p->max_size + FJ_TAPE_SLACK;
+	data = p->alloc->grow(p->alloc->ctx, b->data, used, cap);
+	if (!data)
+		return fj_fail(p->err, FJ_ERR_NOMEM, FJ_MSG_NOMEM, 0);
+	b->data = data;
+	b->cap = cap;
+	p->wp = data + used;
+	p->limit = data + cap - FJ_TAPE_SLACK;
+	return FJ_OK;
+}
+
+static inline fj_code
+stage2_reserve(fj_stage2 *p, size_t need)
+{
+	if ((size_t) (p->limit - p->wp) >= need)
+		return FJ_OK;
+	return stage2_reserve_slow(p, need);
+}
+
+/* Append the UTF-8 encoding of code point cp at d; returns the end. */
+static inline uint8_t *
+stage2_put_utf8(uint8_t *d, uint32_t cp)
+{
+	if (cp < 0x80)
+		*d++ = (uint8_t) cp;
+	else if (cp < 0x800)
+	{
+		*d++ = (uint8_t) (0xc0 | (cp >> 6));
+		*d++ = (uint8_t) (0x80 | (cp & 0x3f));
+	}
+	else if (cp < 0x10000)
+	{
+		*d++ = (uint8_t) (0xe0 | (cp >> 12));
+		*d++ = (uint8_t) (0x80 | ((cp >> 6) & 0x3f));
+		*d++ = (uint8_t) (0x80 | (cp & 0x3f));
+	}
+	else
+	{
+		*d++ = (uint8_t) (0xf0 | (cp >> 18));
+		*d++ = (uint8_t) (0x80 | ((cp >> 12) & 0x3f));
+		*d++ = (uint8_t) (0x80 | ((cp >> 6) & 0x3f));
+		*d++ = (uint8_t) (0x80 | (cp & 0x3f));
+	}
+	return d;
+}
+
+/* The four hex digits at s as a number, or -1. */
+static inline int32_t
+stage2_hex4(const uint8_t *s)
+{
+	int32_t		a = fj_hexval(s[0]),
+				b = fj_hexval(s[1]),
+				c = fj_hexval(s[2]),
+				d = fj_hexval(s[3]);
+
+	if ((a | b | c | d) < 0)
+		return -1;
+	return a << 12 | b << 8 | c << 4 | d;
+}
+
+/*
+ * Write the string between the quotes at q and c as a STRING value: copy the
+ * runs between escapes, decode the escapes. Returns FJ_OK or an error.
+ */
+static fj_code
+stage2_string(fj_stage2 *p, uint32_t q, uint32_t c)
+{
+	const uint8_t *buf = p->s1.buf;
+	const uint8_t *input_end = buf + p->s1.len;
+	const uint8_t *s = buf + q + 1;
+	const uint8_t *end = buf + c;
+	size_t		rawlen = (size_t) (end - s);
+	unsigned	hdr;
+	uint8_t    *dst,
+			   *d;
+	size_t		n;
+	fj_code		rc;
+
+	if (rawlen > FJ_MAX_TEXT_LEN)
+		return fj_fail(p->err, FJ_ERR_TOO_BIG, FJ_MSG_STRING_TOO_BIG, q);
+	if ((rc = stage2_reserve(p, rawlen + 5)) != FJ_OK)
+		return rc;
+	hdr = fj_text_header_size(rawlen);
+	dst = d = p->wp + hdr;
+	for (;;)
+	{
+		size_t		k = copy_until_backslash(d, s, (size_t) (end - s), input_end);
+		int32_t		cp;
+
+		d += k;
+		s += k;
+		if (s == end)
+			break;
+		/* s[0] is a backslash; the escaped byte is inside the string */
+		switch (s[1])
+		{
+			case '"':
+			case '\\':
+			case '/':
+				*d++ = s[1];
+				s += 2;
+				continue;
+			case 'b':
+				*d++ = '\b';
+				s += 2;
+				continue;
+			case 'f':
+				*d++ = '\f';
+				s += 2;
+				continue;
+			case 'n':
+				*d++ = '\n';
+				s += 2;
+				continue;
+			case 'r':
+				*d++ = '\r';
+				s += 2;
+				continue;
+			case 't':
+				*d++ = '\t';
+				s += 2;
+				continue;
+			case 'u':
+				break;
+			default:
+				return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_ESCAPE, (size_t) (s - buf));
+		}
+		if (end - s < 6 || (cp = stage2_hex4(s + 2)) < 0)
+			return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_HEX, (size_t) (s - buf));
+		if (cp >= 0xdc00 && cp <= 0xdfff)
+			return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_LOW_SURROGATE, (size_t) (s - buf));
+		if (cp >= 0xd800 && cp <= 0xdbff)
+		{
+			int32_t		lo;
+
+			if (end - s < 12 || s[6] != '\\' || s[7] != 'u' ||
+				(lo = stage2_hex4(s + 8)) < 0xdc00 || lo > 0xdfff)
+				return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_HIGH_SURROGATE, (size_t) (s - buf));
+			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			s += 6;
+		}
+		d = stage2_put_utf8(d, (uint32_t) cp);
+		s += 6;
+	}
+	n = (size_t) (d - dst);
+	if (fj_text_header_size(n) != hdr)
+	{
+		/* escapes shrank the string below its header's width class */
+		memmove(p->wp + fj_text_header_size(n), dst, n);
+	}
+	p->wp = fj_put_text_header(p->wp, FJ_STRING, n) + n;
+	return FJ_OK;
+}
+
+/* Write the number starting at i: an integer if it is one that fits int64, else its text. */
+static fj_code
+stage2_number(fj_stage2 *p, uint32_t i)
+{
+	const uint8_t *buf = p->s1.buf;
+	const uint8_t *end = buf + p->s1.len;
+	const uint8_t *start = buf + i;
+	const uint8_t *q = start;
+	const uint8_t *digits,
+			   *t;
+	uint64_t	v = 0;
+	bool		neg = false,
+				integer = true;
+	size_t		ndigits,
+				len;
+	fj_code		rc;
+
+	if (*q == '-')
+	{
+		neg = true;
+		q++;
+	}
+	digits = q;
+	if (q < end && *q == '0')
+		q++;
+	else if (q < end && (unsigned) (*q - '1') < 9)
+	{
+		while (q < end && (unsigned) (*q - '0') < 10)
+		{
+			v = v * 10 + (unsigned) (*q - '0');
+			q++;
+		}
+	}
+	else
+		return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_NUMBER, i);
+	ndigits = (size_t) (q - digits);
+	if (q < end && *q == '.')
+	{
+		t = ++q;
+		while (q < end && (unsigned) (*q - '0') < 10)
+			q++;
+		if (q == t)
+			return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_NUMBER, i);
+		integer = false;
+	}
+	if (q < end && (*q | 0x20) == 'e')
+	{
+		q++;
+		if (q < end && (*q == '+' || *q == '-'))
+			q++;
+		t = q;
+		while (q < end && (unsigned) (*q - '0') < 10)
+			q++;
+		if (q == t)
+			return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_NUMBER, i);
+		integer = false;
+	}
+	if (q < end && !fj_value_end[*q])
+		return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_NUMBER, i);
+
+	len = (size_t) (q - start);
+	if ((rc = stage2_reserve(p, len + 9)) != FJ_OK)
+		return rc;
+	if (integer && ndigits <= 19)
+	{
+		if (!neg && v <= (uint64_t) INT64_MAX)
+		{
+			p->wp = fj_put_int(p->wp, FJ_UINT, v);
+			return FJ_OK;
+		}
+		if (neg && v != 0 && v <= (uint64_t) INT64_MAX + 1)
+		{
+			p->wp = fj_put_int(p->wp, FJ_NINT, v - 1);
+			return FJ_OK;
+		}
+	}
+	if (len > FJ_MAX_TEXT_LEN)
+		return fj_fail(p->err, FJ_ERR_TOO_BIG, FJ_MSG_STRING_TOO_BIG, i);
+	p->wp = fj_put_text_header(p->wp, FJ_NUMBER, len);
+	memcpy(p->wp, start, len);
+	p->wp += len;
+	return FJ_OK;
+}
+
+/* Write the literal true, false or null starting at i. */
+static inline fj_code
+stage2_literal(fj_stage2 *p, uint32_t i)
+{
+	const uint8_t *s = p->s1.buf + i;
+	size_t		left = p->s1.len - i;
+	unsigned	n;
+	uint8_t		tag;
+	fj_code		rc;
+
+	if ((rc = stage2_reserve(p, 1)) != FJ_OK)
+		return rc;
+	if (left >= 4 && memcmp(s, "true", 4) == 0)
+		n = 4, tag = FJ_TAG(FJ_LITERAL, FJ_TRUE);
+	else if (left >= 5 && memcmp(s, "false", 5) == 0)
+		n = 5, tag = FJ_TAG(FJ_LITERAL, FJ_FALSE);
+	else if (left >= 4 && memcmp(s, "null", 4) == 0)
+		n = 4, tag = FJ_TAG(FJ_LITERAL, FJ_NULL);
+	else
+		return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_LITERAL, i);
+	if (left > n && !fj_value_end[s[n]])
+		return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_LITERAL, i);
+	*p->wp++ = tag;
+	return FJ_OK;
+}
+
+/* Close the innermost container (the key index needs 4 bytes a member). */
+static inline fj_code
+stage2_close(fj_stage2 *p, fj_frame *f)
+{
+	fj_code		rc;
+
+	if (f->type == FJ_OBJECT && f->count > FJ_KEY_INDEX_MIN &&
+		(rc = stage2_reserve(p, (size_t) f->count * 4)) != FJ_OK)
+		return rc;
+	p->wp = fj_close_container(p->out->data + f->hdr, p->wp, f->count, (int) f->type);
+	return FJ_OK;
+}
+
+/*
+ * Parse the whole input. The state machine has three states: a value is
+ * expected (value), a value just ended (after_value), an object key is
+ * expected (key).
+ */
+static fj_code
+stage2_parse(fj_stage2 *p)
+{
+	const uint8_t *buf = p->s1.buf;
+	const uint32_t len = (uint32_t) p->s1.len;
+	uint32_t	max_depth = p->opt->max_depth ? p->opt->max_depth : FJ_DEFAULT_MAX_DEPTH;
+	fj_frame	local[64];
+	fj_frame   *stack = local;
+	uint32_t	stack_cap = 64;
+	uint32_t	depth = 0;
+	uint32_t	i;
+	fj_code		rc = FJ_OK;
+
+#define FAIL(code, msg, at) do { rc = fj_fail(p->err, code, msg, at); goto done; } while (0)
+#define CHECK(expr) do { if ((rc = (expr)) != FJ_OK) goto done; } while (0)
+#define NEXT() do { i = stage2_next(p); } while (0)
+#define AT_END() (i >= len)
+#define END_FAIL() do { rc = stage2_fail_at_end(p); goto done; } while (0)
+
+	NEXT();
+	if (AT_END())
+		END_FAIL();
+
+value:
+	switch (buf[i])
+	{
+		case '{':
+		case '[':
+			if (depth >= max_depth)
+				FAIL(FJ_ERR_DEPTH, FJ_MSG_DEPTH, i);
+			if (depth == stack_cap)
+			{
+				uint32_t	cap = stack_cap * 2 < max_depth ? stack_cap * 2 : max_depth;
+				fj_frame   *bigger;
+
+				if (stack == local)
+				{
+					bigger = p->alloc->alloc(p->alloc->ctx, cap * sizeof(fj_frame));
+					if (bigger)
+						memcpy(bigger, local, sizeof(local));
+				}
+				else
+					bigger = p->alloc->grow(p->alloc->ctx, stack,
+											stack_cap * sizeof(fj_frame), cap * sizeof(fj_frame));
+				if (!bigger)
+					FAIL(FJ_ERR_NOMEM, FJ_MSG_NOMEM, i);
+				stack = bigger;
+				stack_cap = cap;
+			}
+			CHECK(stage2_reserve(p, FJ_CONTAINER_HEADER_MAX));
+			stack[depth].hdr = (uint32_t) (p->wp - p->out->data);
+			stack[depth].count = 0;
+			stack[depth].type = buf[i] == '{' ? FJ_OBJECT : FJ_ARRAY;
+			p->wp += FJ_CONTAINER_HEADER_MAX;
+			depth++;
+			if (buf[i] == '{')
+			{
+				NEXT();
+				if (AT_END())
+					END_FAIL();
+				if (buf[i] == '}')
+				{
+					depth--;
+					CHECK(stage2_close(p, &stack[depth]));
+					goto after_value;
+				}
+				goto key;
+			}
+			NEXT();
+			if (AT_END())
+				END_FAIL();
+			if (buf[i] == ']')
+			{
+				depth--;
+				CHECK(stage2_close(p, &stack[depth]));
+				goto after_value;
+			}
+			goto value;
+		case '"':
+			{
+				uint32_t	q = i;
+
+				NEXT();
+				if (AT_END())
+				{
+					if (p->s1.error_at != SIZE_MAX)
+						END_FAIL();
+					FAIL(FJ_ERR_SYNTAX, FJ_MSG_UNTERMINATED, q);
+				}
+				CHECK(stage2_string(p, q, i));
+				goto after_value;
+			}
+		case 't':
+		case 'f':
+		case 'n':
+			CHECK(stage2_literal(p, i));
+			goto after_value;
+		case '-':
+		case '0':
+		case '1':
+		case '2':
+		case '3':
+		case '4':
+		case '5':
+		case '6':
+		case '7':
+		case '8':
+		case '9':
+			CHECK(stage2_number(p, i));
+			goto after_value;
+		default:
+			FAIL(FJ_ERR_SYNTAX, FJ_MSG_VALUE, i);
+	}
+
+key:
+	if (buf[i] != '"')
+		FAIL(FJ_ERR_SYNTAX, FJ_MSG_KEY, i);
+	{
+		uint32_t	q = i;
+
+		NEXT();
+		if (AT_END())
+		{
+			if (p->s1.error_at != SIZE_MAX)
+				END_FAIL();
+			FAIL(FJ_ERR_SYNTAX, FJ_MSG_UNTERMINATED, q);
+		}
+		CHECK(stage2_string(p, q, i));
+	}
+	NEXT();
+	if (AT_END())
+		END_FAIL();
+	if (buf[i] != ':')
+		FAIL(FJ_ERR_SYNTAX, FJ_MSG_COLON, i);
+	NEXT();
+	if (AT_END())
+		END_FAIL();
+	goto value;
+
+after_value:
+	if (depth == 0)
+	{
+		NEXT();
+		if (!AT_END())
+			FAIL(FJ_ERR_SYNTAX, FJ_MSG_TRAILING, i);
+		if (p->s1.error_at != SIZE_MAX || p->s1.scanned != p->s1.len)
+			END_FAIL();
+		goto done;
+	}
+	NEXT();
+	if (AT_END())
+		END_FAIL();
+	{
+		fj_frame   *f = &stack[depth - 1];
+
+		f->count++;
+		if (buf[i] == ',')
+		{
+			NEXT();
+			if (AT_END())
+				END_FAIL();
+			if (f->type == FJ_OBJECT)
+				goto key;
+			goto value;
+		}
+		if (buf[i] == (f->type == FJ_OBJECT ? '}' : ']'))
+		{
+			depth--;
+			CHECK(stage2_close(p, f));
+			goto after_value;
+		}
+		FAIL(FJ_ERR_SYNTAX, f->type == FJ_OBJECT ? FJ_MSG_OBJECT_NEXT : FJ_MSG_ARRAY_NEXT, i);
+	}
+
+done:
+	if (stack != local)
+		p->alloc->release(p->alloc->ctx, stack);
+	return rc;
+#undef FAIL
+#undef CHECK
+#undef NEXT
+#undef AT_END
+#undef END_FAIL
+}
+
+/* The kernel's parse entry: presize the tape, run both stages. */
+static fj_code
+kernel_parse(const uint8_t *json, size_t len, const fj_parse_options *opt,
+			 fj_buf *out, fj_error *err)
+{
+	fj_stage2	p;
+	size_t		cap;
+	fj_code		rc;
+
+	memset(&p, 0, sizeof(p));
+	p.s1.buf = json;
+	p.s1.len = len;
+	p.s1.error_at = SIZE_MAX;
+	utf8_init(&p.s1.utf8);
+	p.alloc = opt->alloc;
+	p.out = out;
+	p.err = err;
+	p.opt = opt;
+	p.max_size = opt->max_size;
+
+	p.s1.idx = opt->alloc->alloc(opt->alloc->ctx,
+								 ((len < FJ_WINDOW ? len : FJ_WINDOW) + FJ_INDEX_SLACK) * sizeof(uint32_t));
+	if (!p.s1.idx)
+		return fj_fail(err, FJ_ERR_NOMEM, FJ_MSG_NOMEM, 0);
+
+	/* presized: most documents' tapes are smaller than their text */
+	cap = opt->prefix + FJ_TAPE_HEADER + len + len / 4 + 64 + FJ_TAPE_SLACK;
+	if (p.max_size && cap > p.max_size + FJ_TAPE_SLACK)
+		cap = p.max_size + FJ_TAPE_SLACK;
+	out->data = opt->alloc->alloc(opt->alloc->ctx, cap);
+	if (!out->data)
+	{
+		opt->alloc->release(opt->alloc->ctx, p.s1.idx);
+		return fj_fail(err, FJ_ERR_NOMEM, FJ_MSG_NOMEM, 0);
+	}
+	out->cap = cap;
+	p.wp = out->data + opt->prefix;
+	p.limit = out->data + cap - FJ_TAPE_SLACK;
+	if ((rc = stage2_reserve(&p, FJ_TAPE_HEADER)) == FJ_OK)
+	{
+		*p.wp++ = FJ_TAPE_VERSION;
+		*p.wp++ = 0;
+		rc = stage2_parse(&p);
+	}
+	opt->alloc->release(opt->alloc->ctx, p.s1.idx);
+	if (rc == FJ_OK)
+	{
+		out->len = (size_t) (p.wp - out->data);
+		if (p.max_size && out->len > p.max_size)
+			rc = fj_fail(err, FJ_ERR_TOO_BIG, FJ_MSG_TOO_BIG, len);
+	}
+	if (rc != FJ_OK)
+		fj_buf_release(opt->alloc, out);
+	return rc;
+}
+
+#endif							/* FJ_STAGE2_H */

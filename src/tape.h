@@ -1,0 +1,362 @@
+/*
+ * tape.h — the tape format: constants and inline readers and writers.
+ *
+ * doc/format.md is the full description. In short, a tape is
+ *
+ *     version byte (FJ_TAPE_VERSION), flags byte (reserved, zero), one value
+ *
+ * and a value is a tag byte, type in the high 3 bits and an immediate in the
+ * low 5 bits, then a payload whose size the tag determines:
+ *
+ *   LITERAL  imm 0 null, 1 false, 2 true; no payload
+ *   UINT     an integer 0..INT64_MAX; imm < 24 is the value itself, imm 24..27
+ *            means 1, 2, 4 or 8 little-endian bytes follow (the fewest that hold it)
+ *   NINT     an integer -1..INT64_MIN stored as n = -1 - value, same encoding
+ *   NUMBER   any other number as its exact JSON text (e.g. "1.0", "-0", "1e400")
+ *   STRING   unescaped UTF-8
+ *            NUMBER and STRING: imm < 28 is the byte length, imm 28/29/30 means
+ *            a 1/2/4-byte little-endian length follows (the fewest that hold it)
+ *   ARRAY    imm bits 0-1: width class w (0 empty, 1: 1 byte, 2: 2 bytes, 3: 4 bytes),
+ *   OBJECT   bit 2: key index present (objects with more than FJ_KEY_INDEX_MIN
+ *            members); then payload size and member count, w bytes each; then
+ *            the members (objects: key STRING, value, key, value, ...); then, if
+ *            present, the key index: count offsets of w bytes, each the position
+ *            of a member's key relative to the first member, sorted by key
+ *            bytes and then by position.
+ *
+ * Every encoding is the shortest one possible, so a document has exactly one
+ * tape; the validator enforces that. All multi-byte fields are unaligned
+ * little-endian, read with memcpy.
+ */
+#ifndef FJ_TAPE_H
+#define FJ_TAPE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "fastjson's tape code assumes a little-endian CPU"
+#endif
+
+#define FJ_TAPE_VERSION 1
+#define FJ_TAPE_HEADER 2		/* version byte, flags byte */
+
+enum fj_type
+{
+	FJ_LITERAL = 0,
+	FJ_UINT = 1,
+	FJ_NINT = 2,
+	FJ_NUMBER = 3,
+	FJ_STRING = 4,
+	FJ_ARRAY = 5,
+	FJ_OBJECT = 6
+};
+
+enum fj_literal
+{
+	FJ_NULL = 0,
+	FJ_FALSE = 1,
+	FJ_TRUE = 2
+};
+
+#define FJ_TAG(type, imm) ((uint8_t) (((type) << 5) | (imm)))
+#define FJ_TYPE(tag) ((tag) >> 5)
+#define FJ_IMM(tag) ((tag) & 31)
+
+#define FJ_INT_INLINE_MAX 23	/* UINT/NINT imm values 0..23 are the value */
+#define FJ_LEN_INLINE_MAX 27	/* NUMBER/STRING imm values 0..27 are the length */
+#define FJ_KEY_INDEX_MIN 16		/* objects with more members carry a key index */
+#define FJ_CONTAINER_INDEXED 4	/* imm bit: key index present */
+#define FJ_MAX_TEXT_LEN 0x3fffffffu /* longest string or number text */
+
+/* ------------------------------------------------------------ loads */
+
+static inline uint16_t
+fj_load16(const uint8_t *p)
+{
+	uint16_t	v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+static inline uint32_t
+fj_load32(const uint8_t *p)
+{
+	uint32_t	v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t
+fj_load64(const uint8_t *p)
+{
+	uint64_t	v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* Load a w-byte (1, 2, 4 or 8) little-endian field. */
+static inline uint64_t
+fj_load_width(const uint8_t *p, unsigned w)
+{
+	switch (w)
+	{
+		case 1:
+			return p[0];
+		case 2:
+			return fj_load16(p);
+		case 4:
+			return fj_load32(p);
+		default:
+			return fj_load64(p);
+	}
+}
+
+/* Byte width of a container's size/count fields, from its imm (0 for empty). */
+static inline unsigned
+fj_container_width(uint8_t tag)
+{
+	static const uint8_t widths[4] = {0, 1, 2, 4};
+
+	return widths[FJ_IMM(tag) & 3];
+}
+
+/* Bytes following an integer tag. */
+static inline unsigned
+fj_int_extra(uint8_t tag)
+{
+	static const uint8_t extra[8] = {1, 2, 4, 8, 0, 0, 0, 0};
+	unsigned	imm = FJ_IMM(tag);
+
+	return imm <= FJ_INT_INLINE_MAX ? 0 : extra[imm - 24];
+}
+
+/* Bytes of the length field after a NUMBER/STRING tag. */
+static inline unsigned
+fj_len_extra(uint8_t tag)
+{
+	static const uint8_t extra[4] = {1, 2, 4, 0};
+	unsigned	imm = FJ_IMM(tag);
+
+	return imm <= FJ_LEN_INLINE_MAX ? 0 : extra[imm - 28];
+}
+
+/* Length of a NUMBER/STRING value's text; *text gets a pointer to it. */
+static inline uint32_t
+fj_text(const uint8_t *v, const uint8_t **text)
+{
+	unsigned	imm = FJ_IMM(v[0]);
+
+	if (imm <= FJ_LEN_INLINE_MAX)
+	{
+		*text = v + 1;
+		return imm;
+	}
+	else
+	{
+		unsigned	w = fj_len_extra(v[0]);
+
+		*text = v + 1 + w;
+		return (uint32_t) fj_load_width(v + 1, w);
+	}
+}
+
+/* Magnitude field of a UINT/NINT value. */
+static inline uint64_t
+fj_int_magnitude(const uint8_t *v)
+{
+	unsigned	imm = FJ_IMM(v[0]);
+
+	return imm <= FJ_INT_INLINE_MAX ? imm : fj_load_width(v + 1, fj_int_extra(v[0]));
+}
+
+/* The int64 value of a UINT/NINT value. */
+static inline int64_t
+fj_int_value(const uint8_t *v)
+{
+	uint64_t	m = fj_int_magnitude(v);
+
+	return FJ_TYPE(v[0]) == FJ_UINT ? (int64_t) m : -1 - (int64_t) m;
+}
+
+/* Number of members of a container. */
+static inline uint32_t
+fj_container_count(const uint8_t *v)
+{
+	unsigned	w = fj_container_width(v[0]);
+
+	return w ? (uint32_t) fj_load_width(v + 1 + w, w) : 0;
+}
+
+/* Payload bytes of a container (members and key index). */
+static inline uint32_t
+fj_container_size(const uint8_t *v)
+{
+	unsigned	w = fj_container_width(v[0]);
+
+	return w ? (uint32_t) fj_load_width(v + 1, w) : 0;
+}
+
+/* First member of a container. */
+static inline const uint8_t *
+fj_container_members(const uint8_t *v)
+{
+	return v + 1 + 2 * fj_container_width(v[0]);
+}
+
+/* End of a container's members (start of its key index, if any). */
+static inline const uint8_t *
+fj_container_members_end(const uint8_t *v)
+{
+	unsigned	w = fj_container_width(v[0]);
+	const uint8_t *end = v + 1 + 2 * w + fj_container_size(v);
+
+	if (FJ_IMM(v[0]) & FJ_CONTAINER_INDEXED)
+		end -= (size_t) fj_container_count(v) * w;
+	return end;
+}
+
+/* Total bytes of the value at v, tag included: O(1) for every type. */
+static inline size_t
+fj_value_size(const uint8_t *v)
+{
+	uint8_t		tag = v[0];
+
+	switch (FJ_TYPE(tag))
+	{
+		case FJ_LITERAL:
+			return 1;
+		case FJ_UINT:
+		case FJ_NINT:
+			return 1 + fj_int_extra(tag);
+		case FJ_NUMBER:
+		case FJ_STRING:
+			{
+				const uint8_t *text;
+				uint32_t	len = fj_text(v, &text);
+
+				return (size_t) (text - v) + len;
+			}
+		default:
+			return 1 + 2 * (size_t) fj_container_width(tag) + fj_container_size(v);
+	}
+}
+
+/* ------------------------------------------------------------ stores */
+
+/* Write an integer value (UINT or NINT with magnitude m) at w; returns the end. */
+static inline uint8_t *
+fj_put_int(uint8_t *w, int type, uint64_t m)
+{
+	if (m <= FJ_INT_INLINE_MAX)
+	{
+		*w = FJ_TAG(type, m);
+		return w + 1;
+	}
+	if (m <= 0xff)
+	{
+		w[0] = FJ_TAG(type, 24);
+		w[1] = (uint8_t) m;
+		return w + 2;
+	}
+	if (m <= 0xffff)
+	{
+		uint16_t	v = (uint16_t) m;
+
+		w[0] = FJ_TAG(type, 25);
+		memcpy(w + 1, &v, 2);
+		return w + 3;
+	}
+	if (m <= 0xffffffffu)
+	{
+		uint32_t	v = (uint32_t) m;
+
+		w[0] = FJ_TAG(type, 26);
+		memcpy(w + 1, &v, 4);
+		return w + 5;
+	}
+	w[0] = FJ_TAG(type, 27);
+	memcpy(w + 1, &m, 8);
+	return w + 9;
+}
+
+/* Bytes of the header (tag and length) for a NUMBER/STRING of len bytes. */
+static inline unsigned
+fj_text_header_size(size_t len)
+{
+	return len <= FJ_LEN_INLINE_MAX ? 1 : len <= 0xff ? 2 : len <= 0xffff ? 3 : 5;
+}
+
+/* Write the header of a NUMBER/STRING of len bytes; returns where the text goes. */
+static inline uint8_t *
+fj_put_text_header(uint8_t *w, int type, size_t len)
+{
+	if (len <= FJ_LEN_INLINE_MAX)
+	{
+		*w = FJ_TAG(type, len);
+		return w + 1;
+	}
+	if (len <= 0xff)
+	{
+		w[0] = FJ_TAG(type, 28);
+		w[1] = (uint8_t) len;
+		return w + 2;
+	}
+	if (len <= 0xffff)
+	{
+		uint16_t	v = (uint16_t) len;
+
+		w[0] = FJ_TAG(type, 29);
+		memcpy(w + 1, &v, 2);
+		return w + 3;
+	}
+	else
+	{
+		uint32_t	v = (uint32_t) len;
+
+		w[0] = FJ_TAG(type, 30);
+		memcpy(w + 1, &v, 4);
+		return w + 5;
+	}
+}
+
+/* The most bytes a container header takes (reserved when it opens). */
+#define FJ_CONTAINER_HEADER_MAX 9
+
+/*
+ * Finish a container whose header was reserved at hdr (FJ_CONTAINER_HEADER_MAX
+ * bytes) and whose members run to end: add the key index to large objects,
+ * pick the narrowest width, write the header and slide the payload down to
+ * meet it. Returns the new end. The caller guarantees space for the key index
+ * (4 bytes per member) after end.
+ */
+uint8_t    *fj_close_container(uint8_t *hdr, uint8_t *end, uint32_t count, int type);
+
+/* -------------------------------------------------------- key lookup */
+
+/* Compare two keys bytewise, shorter first on a tie (the key index order). */
+static inline int
+fj_key_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+	size_t		n = alen < blen ? alen : blen;
+	int			c = n ? memcmp(a, b, n) : 0;
+
+	if (c)
+		return c;
+	return alen < blen ? -1 : alen > blen ? 1 : 0;
+}
+
+/*
+ * The value of the last member of object obj whose key is key[0..len), or
+ * NULL. O(log n) for objects with a key index, a scan otherwise.
+ */
+const uint8_t *fj_object_get(const uint8_t *obj, const char *key, size_t len);
+
+/* Element i of array arr (negative counts from the end), or NULL. */
+const uint8_t *fj_array_get(const uint8_t *arr, int64_t i);
+
+#endif							/* FJ_TAPE_H */

@@ -1,0 +1,440 @@
+/*
+ * tape_validator.c — check an untrusted tape (binary input from clients)
+ * before anything reads it: every tag, length, size, count, key index entry,
+ * UTF-8 sequence and number text, and that every encoding is the canonical
+ * (shortest) one the parser would write. Never reads outside the buffer;
+ * containers are walked with an explicit stack, not recursion.
+ */
+#include "fj_core.h"
+#include "tape.h"
+#include "utf8.h"
+#include "simd/kernel.h"
+
+#define BAD(msg) fj_fail(err, FJ_ERR_TAPE, msg, (size_t) (p - tape))
+
+typedef struct vframe
+{
+	size_t		members_end;	/* offset where the members stop */
+	size_t		end;			/* offset where the container stops */
+	size_t		hdr;			/* offset of the container's tag */
+	uint64_t	remaining;		/* members still to come */
+	size_t		offsets_base;	/* start of this object's member offsets */
+	bool		object;
+	bool		want_key;		/* objects: a key comes next */
+	bool		indexed;
+} vframe;
+
+typedef struct vstate
+{
+	const fj_allocator *a;
+	vframe	   *frames;
+	size_t		nframes,
+				frames_cap;
+	uint32_t   *offsets;		/* member offsets of the open indexed objects */
+	size_t		noffsets,
+				offsets_cap;
+} vstate;
+
+/* Grow an array of n elements of size sz to hold at least one more. */
+static bool
+grow_array(const fj_allocator *a, void **arr, size_t *cap, size_t n, size_t sz)
+{
+	size_t		newcap = *cap ? *cap * 2 : 32;
+	void	   *p;
+
+	if (n < *cap)
+		return true;
+	p = *arr ? a->grow(a->ctx, *arr, n * sz, newcap * sz) : a->alloc(a->ctx, newcap * sz);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = newcap;
+	return true;
+}
+
+/*
+ * Whether s[0..len) is a JSON number in the RFC 8259 grammar; *int64 tells
+ * whether it is an integer the parser would have stored as UINT/NINT.
+ */
+static bool
+number_text_ok(const uint8_t *s, size_t len, bool *int64)
+{
+	const uint8_t *p = s,
+			   *end = s + len,
+			   *digits,
+			   *t;
+	bool		neg = false,
+				integer = true;
+	uint64_t	v = 0;
+
+	if (p < end && *p == '-')
+	{
+		neg = true;
+		p++;
+	}
+	digits = p;
+	if (p < end && *p == '0')
+		p++;
+	else if (p < end && *p >= '1' && *p <= '9')
+		while (p < end && *p >= '0' && *p <= '9')
+			v = v * 10 + (unsigned) (*p++ - '0');
+	else
+		return false;
+	if ((size_t) (p - digits) > 19)
+		integer = false;
+	if (p < end && *p == '.')
+	{
+		t = ++p;
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+		if (p == t)
+			return false;
+		integer = false;
+	}
+	if (p < end && (*p == 'e' || *p == 'E'))
+	{
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			p++;
+		t = p;
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+		if (p == t)
+			return false;
+		integer = false;
+	}
+	*int64 = integer && (neg ? v != 0 && v <= (uint64_t) INT64_MAX + 1 : v <= (uint64_t) INT64_MAX);
+	return p == end;
+}
+
+/* Check the key index of the object whose frame is f. */
+static fj_code
+check_key_index(const uint8_t *tape, const vframe *f, const uint32_t *offsets, fj_error *err)
+{
+	const uint8_t *obj = tape + f->hdr;
+	const uint8_t *members = fj_container_members(obj);
+	const uint8_t *p = tape + f->members_end;	/* the index */
+	unsigned	w = fj_container_width(obj[0]);
+	uint32_t	count = fj_container_count(obj);
+	uint32_t	i,
+				prev = 0;
+
+	for (i = 0; i < count; i++, p += w)
+	{
+		uint32_t	off = (uint32_t) fj_load_width(p, w);
+		uint32_t	lo = 0,
+					hi = count;
+
+		/* the entry must be a member's position: binary search the sorted list */
+		while (lo < hi)
+		{
+			uint32_t	mid = lo + (hi - lo) / 2;
+
+			if (offsets[mid] < off)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == count || offsets[lo] != off)
+			return BAD("Key index entry does not point at a member.");
+		if (i > 0)
+		{
+			const uint8_t *ka,
+					   *kb;
+			uint32_t	la = fj_text(members + prev, &ka),
+						lb = fj_text(members + off, &kb);
+			int			c = fj_key_cmp(ka, la, kb, lb);
+
+			if (c > 0 || (c == 0 && prev >= off))
+				return BAD("Key index is not in order.");
+		}
+		prev = off;
+	}
+	return FJ_OK;
+}
+
+fj_code
+fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
+				 const fj_allocator *a, fj_error *err)
+{
+	vstate		st;
+	const uint8_t *p = tape;
+	const uint8_t *limit = tape + len;
+	fj_code		rc = FJ_OK;
+
+	err->code = FJ_OK;
+	err->message = NULL;
+	err->offset = 0;
+	if (!a)
+		a = &fj_malloc_allocator;
+	if (!max_depth)
+		max_depth = FJ_DEFAULT_MAX_DEPTH;
+	if (len < FJ_TAPE_HEADER + 1)
+		return BAD("Tape is too short.");
+	if (tape[0] != FJ_TAPE_VERSION)
+		return BAD("Unsupported tape version.");
+	if (tape[1] != 0)
+		return BAD("Reserved header bits are set.");
+	p = tape + FJ_TAPE_HEADER;
+	memset(&st, 0, sizeof(st));
+	st.a = a;
+
+	for (;;)
+	{
+		vframe	   *top = st.nframes ? &st.frames[st.nframes - 1] : NULL;
+		const uint8_t *vlimit = top ? tape + top->members_end : limit;
+		uint8_t		tag;
+		unsigned	type,
+					imm;
+
+		if (p >= vlimit)
+		{
+			rc = BAD("Value runs past the end of its container.");
+			break;
+		}
+		tag = *p;
+		type = FJ_TYPE(tag);
+		imm = FJ_IMM(tag);
+		if (top && top->object && top->want_key && type != FJ_STRING)
+		{
+			rc = BAD("Object key is not a string.");
+			break;
+		}
+		switch (type)
+		{
+			case FJ_LITERAL:
+				if (imm > FJ_TRUE)
+				{
+					rc = BAD("Unknown literal.");
+					goto out;
+				}
+				p++;
+				break;
+			case FJ_UINT:
+			case FJ_NINT:
+				{
+					unsigned	extra;
+					uint64_t	m;
+
+					if (imm > 27)
+					{
+						rc = BAD("Unknown integer width.");
+						goto out;
+					}
+					extra = fj_int_extra(tag);
+					if ((size_t) (vlimit - p) < 1 + (size_t) extra)
+					{
+						rc = BAD("Integer is truncated.");
+						goto out;
+					}
+					m = fj_int_magnitude(p);
+					if ((extra == 1 && m <= FJ_INT_INLINE_MAX) || (extra == 2 && m <= 0xff) ||
+						(extra == 4 && m <= 0xffff) || (extra == 8 && m <= 0xffffffffu) ||
+						m > (uint64_t) INT64_MAX)
+					{
+						rc = BAD("Integer is not in its shortest form.");
+						goto out;
+					}
+					p += 1 + extra;
+					break;
+				}
+			case FJ_NUMBER:
+			case FJ_STRING:
+				{
+					unsigned	extra;
+					uint64_t	n;
+					bool		int64 = false;
+
+					if (imm == 31)
+					{
+						rc = BAD("Unknown length width.");
+						goto out;
+					}
+					extra = fj_len_extra(tag);
+					if ((size_t) (vlimit - p) < 1 + (size_t) extra)
+					{
+						rc = BAD("Length is truncated.");
+						goto out;
+					}
+					n = imm <= FJ_LEN_INLINE_MAX ? imm : fj_load_width(p + 1, extra);
+					if (fj_text_header_size(n) != 1 + extra)
+					{
+						rc = BAD("Length is not in its shortest form.");
+						goto out;
+					}
+					if ((size_t) (vlimit - p) - 1 - extra < n)
+					{
+						rc = BAD("Text runs past the end of the tape.");
+						goto out;
+					}
+					if (type == FJ_STRING)
+					{
+						if (!fj_utf8_valid(p + 1 + extra, n))
+						{
+							rc = fj_fail(err, FJ_ERR_TAPE, "String is not valid UTF-8.",
+										 (size_t) (p - tape));
+							goto out;
+						}
+					}
+					else if (!number_text_ok(p + 1 + extra, n, &int64) || int64)
+					{
+						rc = BAD(int64 ? "Integer stored as number text." : "Number text is not a JSON number.");
+						goto out;
+					}
+					p += 1 + extra + n;
+					break;
+				}
+			case FJ_ARRAY:
+			case FJ_OBJECT:
+				{
+					unsigned	w = fj_container_width(tag);
+					bool		indexed = (imm & FJ_CONTAINER_INDEXED) != 0;
+					uint64_t	size,
+								count;
+					size_t		msize;
+					vframe	   *f;
+
+					if (imm & 0x18 || (indexed && type != FJ_OBJECT))
+					{
+						rc = BAD("Reserved container bits are set.");
+						goto out;
+					}
+					if (w == 0)
+					{
+						if (indexed)
+						{
+							rc = BAD("Empty container has a key index.");
+							goto out;
+						}
+						p++;
+						break;
+					}
+					if ((size_t) (vlimit - p) < 1 + 2 * (size_t) w)
+					{
+						rc = BAD("Container header is truncated.");
+						goto out;
+					}
+					size = fj_load_width(p + 1, w);
+					count = fj_load_width(p + 1 + w, w);
+					if (size > (size_t) (vlimit - p) - 1 - 2 * w)
+					{
+						rc = BAD("Container runs past the end of the tape.");
+						goto out;
+					}
+					if (count == 0 || indexed != (type == FJ_OBJECT && count > FJ_KEY_INDEX_MIN) ||
+						(indexed && size < count * w))
+					{
+						rc = BAD("Container count or key index is wrong.");
+						goto out;
+					}
+					msize = (size_t) (size - (indexed ? count * w : 0));
+					/* the narrowest width the parser would have chosen */
+					{
+						unsigned	want = msize + (indexed ? count : 0) <= 0xff ? 1
+							: msize + (indexed ? 2 * count : 0) <= 0xffff ? 2 : 4;
+
+						if (want != w)
+						{
+							rc = BAD("Container header is not in its shortest form.");
+							goto out;
+						}
+					}
+					if (st.nframes >= max_depth)
+					{
+						rc = fj_fail(err, FJ_ERR_DEPTH, FJ_MSG_DEPTH, (size_t) (p - tape));
+						goto out;
+					}
+					if (!grow_array(a, (void **) &st.frames, &st.frames_cap, st.nframes, sizeof(vframe)))
+					{
+						rc = fj_fail(err, FJ_ERR_NOMEM, FJ_MSG_NOMEM, 0);
+						goto out;
+					}
+					if (top)
+						top = &st.frames[st.nframes - 1];	/* frames may have moved */
+					/* the member that holds this container is counted when it ends */
+					f = &st.frames[st.nframes++];
+					f->hdr = (size_t) (p - tape);
+					f->members_end = f->hdr + 1 + 2 * w + msize;
+					f->end = f->hdr + 1 + 2 * w + (size_t) size;
+					f->remaining = count;
+					f->object = type == FJ_OBJECT;
+					f->want_key = f->object;
+					f->indexed = indexed;
+					f->offsets_base = st.noffsets;
+					p += 1 + 2 * w;
+					if (f->indexed)
+					{
+						if (!grow_array(a, (void **) &st.offsets, &st.offsets_cap, st.noffsets, 4))
+						{
+							rc = fj_fail(err, FJ_ERR_NOMEM, FJ_MSG_NOMEM, 0);
+							goto out;
+						}
+						st.offsets[st.noffsets++] = 0;
+					}
+					continue;
+				}
+			default:
+				rc = BAD("Unknown value type.");
+				goto out;
+		}
+
+		/* a value ended at p: account for it, close finished containers */
+		for (;;)
+		{
+			vframe	   *f;
+
+			if (st.nframes == 0)
+			{
+				if (p != limit)
+					rc = BAD("Trailing bytes after the value.");
+				goto out;
+			}
+			f = &st.frames[st.nframes - 1];
+			if (f->object && f->want_key)
+			{
+				/* that was a key; its value follows */
+				f->want_key = false;
+				break;
+			}
+			if (f->remaining == 0)
+			{
+				rc = BAD("Container has more members than its count.");
+				goto out;
+			}
+			f->remaining--;
+			f->want_key = f->object;
+			if ((size_t) (p - tape) < f->members_end)
+			{
+				if (f->indexed)
+				{
+					if (!grow_array(a, (void **) &st.offsets, &st.offsets_cap, st.noffsets, 4))
+					{
+						rc = fj_fail(err, FJ_ERR_NOMEM, FJ_MSG_NOMEM, 0);
+						goto out;
+					}
+					st.offsets[st.noffsets++] = (uint32_t) ((size_t) (p - tape) - (f->hdr + 1 + 2 * (size_t) fj_container_width(tape[f->hdr])));
+				}
+				break;
+			}
+			if (f->remaining != 0)
+			{
+				rc = BAD("Container has fewer members than its count.");
+				goto out;
+			}
+			if (f->indexed)
+			{
+				if ((rc = check_key_index(tape, f, st.offsets + f->offsets_base, err)) != FJ_OK)
+					goto out;
+				st.noffsets = f->offsets_base;
+			}
+			p = tape + f->end;
+			st.nframes--;
+		}
+	}
+out:
+	if (st.frames)
+		a->release(a->ctx, st.frames);
+	if (st.offsets)
+		a->release(a->ctx, st.offsets);
+	return rc;
+}
