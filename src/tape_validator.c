@@ -299,6 +299,11 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 						rc = BAD("Reserved container bits are set.");
 						goto out;
 					}
+					if (st.nframes >= max_depth)
+					{
+						rc = fj_fail(err, FJ_ERR_DEPTH, FJ_MSG_DEPTH, (size_t) (p - tape));
+						goto out;
+					}
 					if (w == 0)
 					{
 						if (indexed)
@@ -338,11 +343,6 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 							rc = BAD("Container header is not in its shortest form.");
 							goto out;
 						}
-					}
-					if (st.nframes >= max_depth)
-					{
-						rc = fj_fail(err, FJ_ERR_DEPTH, FJ_MSG_DEPTH, (size_t) (p - tape));
-						goto out;
 					}
 					if (!grow_array(a, (void **) &st.frames, &st.frames_cap, st.nframes, sizeof(vframe)))
 					{

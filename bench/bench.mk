@@ -1,0 +1,30 @@
+# bench/bench.mk — build the core benchmark (run from the repository root).
+#
+#   make -f bench/bench.mk               build build/release/core_bench
+#   make -f bench/bench.mk core-bench    build it and run it on the corpus
+#
+# Links the release core (built by core.mk) and Debian's libsimdjson-dev.
+# No -march=native: the kernels pick their instruction set at run time.
+
+CXX ?= g++
+B := build/release
+LIB := $(B)/libfjcore.a
+CXXFLAGS_BENCH := -std=c++17 -O2 -g -Wall -Wextra $(EXTRA_CXXFLAGS)
+BENCH_ARGS ?=
+
+all: $(B)/core_bench
+
+# Always ask core.mk; it only rebuilds what changed.
+$(LIB): FORCE
+	$(MAKE) -f core.mk $(LIB)
+
+$(B)/core_bench: bench/core_bench.cpp src/fj_core.h src/tape.h $(LIB)
+	@mkdir -p $(B)
+	$(CXX) $(CXXFLAGS_BENCH) $< $(LIB) -lsimdjson -o $@
+
+core-bench: $(B)/core_bench
+	$(B)/core_bench $(BENCH_ARGS)
+
+FORCE:
+
+.PHONY: all core-bench FORCE

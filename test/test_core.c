@@ -1,0 +1,568 @@
+/*
+ * test_core.c — unit tests of the core: tape encodings, lookups, the text
+ * writer, errors and their offsets, limits, and the tape validator.
+ */
+#include "harness.h"
+
+#include <stdint.h>
+
+/* Parse s with the default kernel; returns the tape (without prefix) or NULL. */
+static uint8_t *
+parse(const char *s, size_t *tape_len, fj_error *err)
+{
+	fj_buf		b;
+	fj_error	e;
+
+	if (!err)
+		err = &e;
+	if (fj_parse(s, strlen(s), NULL, &b, err) != FJ_OK)
+		return NULL;
+	*tape_len = b.len;
+	return b.data;
+}
+
+/* Parse s and write it back; a malloc'd string or NULL. */
+static char *
+roundtrip(const char *s)
+{
+	size_t		n;
+	uint8_t    *t = parse(s, &n, NULL);
+	fj_buf		out = {0};
+
+	if (!t)
+		return NULL;
+	fj_write_json(t + FJ_TAPE_HEADER, &fj_malloc_allocator, &out);
+	free(t);
+	out.data = realloc(out.data, out.len + 1);
+	out.data[out.len] = 0;
+	return (char *) out.data;
+}
+
+static void
+expect_out(const char *in, const char *want)
+{
+	char	   *got = roundtrip(in);
+
+	CHECKF(got && strcmp(got, want) == 0, "%s: got %s, want %s", in, got ? got : "(error)", want);
+	free(got);
+}
+
+static void
+expect_error(const char *in, fj_code code, size_t offset)
+{
+	fj_error	err;
+	size_t		n;
+	uint8_t    *t = parse(in, &n, &err);
+
+	CHECKF(!t && err.code == code && err.offset == offset,
+		   "%s: got code %d offset %zu (%s), want code %d offset %zu",
+		   in, t ? 0 : (int) err.code, t ? 0 : err.offset, t ? "accepted" : err.message,
+		   (int) code, offset);
+	free(t);
+}
+
+/* The tape bytes of s equal want[0..n). */
+static void
+expect_tape(const char *s, const uint8_t *want, size_t n)
+{
+	size_t		len;
+	uint8_t    *t = parse(s, &len, NULL);
+
+	CHECKF(t && len == n + FJ_TAPE_HEADER && memcmp(t + FJ_TAPE_HEADER, want, n) == 0,
+		   "tape of %s differs", s);
+	free(t);
+}
+
+static void
+test_encodings(void)
+{
+	/* the worked example of doc/format.md */
+	static const uint8_t example[] = {
+		0xc1, 0x0e, 0x02,		/* object, 1-byte size 14, count 2 */
+		0x81, 'a',				/* key "a" */
+		0x21,					/* 1 */
+		0x81, 'b',				/* key "b" */
+		0xa1, 0x06, 0x03,		/* array, size 6, count 3 */
+		0x02,					/* true */
+		0x00,					/* null */
+		0x63, '1', '.', '0'		/* number text "1.0" */
+	};
+	static const uint8_t ints[] = {
+		0x37,					/* 23 inline */
+		0x38, 24,				/* 24: one byte */
+		0x39, 0x00, 0x01,		/* 256: two bytes */
+		0x3a, 0x00, 0x00, 0x01, 0x00,	/* 65536: four bytes */
+		0x40,					/* -1 */
+		0x58, 0x18				/* -25: magnitude 24 */
+	};
+
+	{
+		size_t		len;
+		uint8_t    *t = parse("{\"a\":1,\"b\":[true,null,1.0]}", &len, NULL);
+
+		CHECK(t && t[0] == FJ_TAPE_VERSION && t[1] == 0);
+		free(t);
+	}
+	{
+		size_t		len;
+		uint8_t    *t = parse("[23,24,256,65536,-1,-25]", &len, NULL);
+
+		CHECK(t && len == FJ_TAPE_HEADER + 3 + sizeof(ints));
+		CHECK(t && memcmp(t + FJ_TAPE_HEADER + 3, ints, sizeof(ints)) == 0);
+		free(t);
+	}
+	{
+		size_t		len;
+		uint8_t    *t = parse("{\"a\":1,\"b\":[true,null,1.0]}", &len, NULL);
+
+		CHECK(t && len == FJ_TAPE_HEADER + sizeof(example));
+		CHECK(t && memcmp(t + FJ_TAPE_HEADER, example, sizeof(example)) == 0);
+		free(t);
+	}
+	/* scalars at the root, empty containers */
+	expect_tape("null", (const uint8_t *) "\x00", 1);
+	expect_tape(" false ", (const uint8_t *) "\x01", 1);
+	expect_tape("true", (const uint8_t *) "\x02", 1);
+	expect_tape("[]", (const uint8_t *) "\xa0", 1);
+	expect_tape("{}", (const uint8_t *) "\xc0", 1);
+	expect_tape("\"\"", (const uint8_t *) "\x80", 1);
+	expect_tape("0", (const uint8_t *) "\x20", 1);
+	expect_tape("-0", (const uint8_t *) "\x62-0", 3);
+}
+
+static void
+test_numbers(void)
+{
+	static const char *const same[] = {
+		"0", "-0", "1", "-1", "23", "24", "-24", "-25", "255", "256", "65535", "65536",
+		"4294967295", "4294967296", "9223372036854775807", "9223372036854775808",
+		"-9223372036854775808", "-9223372036854775809", "123456789012345678901234567890",
+		"1.0", "1e2", "1E2", "1e+2", "1e-2", "0.1000", "-0.0", "1.5e300", "1e400", "-1e-400",
+		"0e0", "0.0000000000000000000000001", "[1,2.5,-3e4]"
+	};
+	size_t		i;
+
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+		expect_out(same[i], same[i]);
+	/* integers that fit int64 are UINT/NINT; others keep their text */
+	{
+		size_t		len;
+		uint8_t    *t = parse("9223372036854775807", &len, NULL);
+
+		CHECK(t && FJ_TYPE(t[2]) == FJ_UINT && fj_int_value(t + 2) == INT64_MAX);
+		free(t);
+		t = parse("-9223372036854775808", &len, NULL);
+		CHECK(t && FJ_TYPE(t[2]) == FJ_NINT && fj_int_value(t + 2) == INT64_MIN);
+		free(t);
+		t = parse("9223372036854775808", &len, NULL);
+		CHECK(t && FJ_TYPE(t[2]) == FJ_NUMBER);
+		free(t);
+		t = parse("-9223372036854775809", &len, NULL);
+		CHECK(t && FJ_TYPE(t[2]) == FJ_NUMBER);
+		free(t);
+		t = parse("-0", &len, NULL);
+		CHECK(t && FJ_TYPE(t[2]) == FJ_NUMBER);
+		free(t);
+	}
+	expect_error("01", FJ_ERR_SYNTAX, 0);
+	expect_error("[1.]", FJ_ERR_SYNTAX, 1);
+	expect_error("[.5]", FJ_ERR_SYNTAX, 1);
+	expect_error("[1e]", FJ_ERR_SYNTAX, 1);
+	expect_error("[1e+]", FJ_ERR_SYNTAX, 1);
+	expect_error("[-]", FJ_ERR_SYNTAX, 1);
+	expect_error("[+1]", FJ_ERR_SYNTAX, 1);
+	expect_error("[0x10]", FJ_ERR_SYNTAX, 1);
+	expect_error("[1 2]", FJ_ERR_SYNTAX, 3);
+	expect_error("[NaN]", FJ_ERR_SYNTAX, 1);
+	expect_error("[Infinity]", FJ_ERR_SYNTAX, 1);
+	expect_error("[12a]", FJ_ERR_SYNTAX, 1);
+}
+
+static void
+test_strings(void)
+{
+	expect_out("\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"", "\"a\\\"b\\\\c/d\\b\\f\\n\\r\\t\"");
+	expect_out("\"\\u00e9\\u20AC\\ud83d\\ude00\"", "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
+	expect_out("\"\\u0000\"", "\"\\u0000\"");
+	expect_out("\"\\u001f\\u007f\"", "\"\\u001f\x7f\"");
+	expect_out("\"caf\xc3\xa9\"", "\"caf\xc3\xa9\"");
+	/* a long string with an escape near the end keeps a short header */
+	{
+		char		in[80],
+					want[80];
+
+		memset(in, 'x', sizeof(in));
+		in[0] = '"';
+		memcpy(in + 1 + 26, "\\n", 2);
+		in[29] = '"';
+		in[30] = 0;
+		expect_out(in, in);
+		/* 28 raw bytes, 27 decoded: header shrinks to one byte */
+		{
+			size_t		len;
+			uint8_t    *t = parse(in, &len, NULL);
+
+			CHECK(t && t[2] == FJ_TAG(FJ_STRING, 27) && len == 2 + 1 + 27);
+			free(t);
+		}
+		(void) want;
+	}
+	expect_error("\"abc", FJ_ERR_SYNTAX, 0);
+	expect_error("[\"a\\x\"]", FJ_ERR_SYNTAX, 3);
+	expect_error("[\"\\u12\"]", FJ_ERR_SYNTAX, 2);
+	expect_error("[\"\\ud800\"]", FJ_ERR_SYNTAX, 2);
+	expect_error("[\"\\udc00\"]", FJ_ERR_SYNTAX, 2);
+	expect_error("[\"\\ud800\\u0041\"]", FJ_ERR_SYNTAX, 2);
+	expect_error("[\"a\tb\"]", FJ_ERR_SYNTAX, 3);
+	expect_error("[\"a\nb\"]", FJ_ERR_SYNTAX, 3);
+	expect_error("[\"\xc3\"]", FJ_ERR_UTF8, 2);
+	expect_error("[\"\xed\xa0\x80\"]", FJ_ERR_UTF8, 2);
+	expect_error("[\"\xc0\xaf\"]", FJ_ERR_UTF8, 2);
+	expect_error("[\"\xf4\x90\x80\x80\"]", FJ_ERR_UTF8, 2);
+	expect_error("[\"ok\"]\xff", FJ_ERR_UTF8, 6);
+}
+
+static void
+test_structure(void)
+{
+	expect_out(" { \"a\" : [ 1 , { } , [ ] ] , \"b\" : null } ", "{\"a\":[1,{},[]],\"b\":null}");
+	expect_out("{\"a\":1,\"a\":2}", "{\"a\":1,\"a\":2}");
+	expect_error("", FJ_ERR_SYNTAX, 0);
+	expect_error("   ", FJ_ERR_SYNTAX, 3);
+	expect_error("[", FJ_ERR_SYNTAX, 1);
+	expect_error("[1,]", FJ_ERR_SYNTAX, 3);
+	expect_error("{\"a\" 1}", FJ_ERR_SYNTAX, 5);
+	expect_error("{\"a\":1,}", FJ_ERR_SYNTAX, 7);
+	expect_error("{1:1}", FJ_ERR_SYNTAX, 1);
+	expect_error("[1]]", FJ_ERR_SYNTAX, 3);
+	expect_error("[1}", FJ_ERR_SYNTAX, 2);
+	expect_error("{\"a\":1]", FJ_ERR_SYNTAX, 6);
+	expect_error("tru", FJ_ERR_SYNTAX, 0);
+	expect_error("truex", FJ_ERR_SYNTAX, 0);
+	expect_error("nul", FJ_ERR_SYNTAX, 0);
+	expect_error("1 1", FJ_ERR_SYNTAX, 2);
+	expect_error("\"a\"\"b\"", FJ_ERR_SYNTAX, 3);
+	expect_error("[1\"a\"]", FJ_ERR_SYNTAX, 1);
+	expect_error("/* */ 1", FJ_ERR_SYNTAX, 0);
+	expect_error("\xef\xbb\xbf{}", FJ_ERR_SYNTAX, 0);
+}
+
+/* Build {"k0":0,...,"k<n-1>":n-1} plus a duplicate of k3 at the end. */
+static char *
+big_object(int n)
+{
+	char	   *s = malloc((size_t) n * 24 + 64);
+	char	   *p = s;
+	int			i;
+
+	*p++ = '{';
+	for (i = n - 1; i >= 0; i--)
+		p += sprintf(p, "\"k%d\":%d,", i, i);
+	p += sprintf(p, "\"k3\":\"last\"}");
+	return s;
+}
+
+static void
+test_lookup(void)
+{
+	int			sizes[] = {3, 16, 17, 40, 300, 20000};
+	size_t		si;
+
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+	{
+		int			n = sizes[si];
+		char	   *s = big_object(n);
+		size_t		len;
+		uint8_t    *t = parse(s, &len, NULL);
+		const uint8_t *root = t ? t + FJ_TAPE_HEADER : NULL;
+		int			i,
+					ok = 1;
+
+		CHECK(t != NULL);
+		if (!t)
+		{
+			free(s);
+			continue;
+		}
+		CHECK(((FJ_IMM(root[0]) & FJ_CONTAINER_INDEXED) != 0) == (n + 1 > FJ_KEY_INDEX_MIN));
+		CHECK(fj_container_count(root) == (uint32_t) n + 1);
+		for (i = 0; i < n; i++)
+		{
+			char		key[16];
+			const uint8_t *v;
+
+			sprintf(key, "k%d", i);
+			v = fj_object_get(root, key, strlen(key));
+			if (i == 3)
+			{
+				const uint8_t *text;
+
+				ok &= v && FJ_TYPE(v[0]) == FJ_STRING && fj_text(v, &text) == 4 && memcmp(text, "last", 4) == 0;
+			}
+			else
+				ok &= v && FJ_TYPE(v[0]) == FJ_UINT && fj_int_value(v) == i;
+		}
+		CHECKF(ok, "lookups in an object of %d keys", n);
+		CHECK(fj_object_get(root, "missing", 7) == NULL);
+		CHECK(fj_object_get(root, "k", 1) == NULL);
+		CHECK(fj_object_get(root, "", 0) == NULL);
+		CHECK(fj_validate_tape(t, len, 0, NULL, &(fj_error) {0}) == FJ_OK);
+		free(t);
+		free(s);
+	}
+	{
+		size_t		len;
+		uint8_t    *t = parse("[10,[20],{\"a\":30},\"x\",null]", &len, NULL);
+		const uint8_t *root = t + FJ_TAPE_HEADER;
+
+		CHECK(fj_int_value(fj_array_get(root, 0)) == 10);
+		CHECK(FJ_TYPE(fj_array_get(root, 1)[0]) == FJ_ARRAY);
+		CHECK(fj_int_value(fj_object_get(fj_array_get(root, 2), "a", 1)) == 30);
+		CHECK(fj_array_get(root, -1)[0] == FJ_TAG(FJ_LITERAL, FJ_NULL));
+		CHECK(fj_int_value(fj_array_get(root, -5)) == 10);
+		CHECK(fj_array_get(root, 5) == NULL);
+		CHECK(fj_array_get(root, -6) == NULL);
+		CHECK(fj_object_get(root, "a", 1) == NULL);
+		CHECK(fj_array_get(fj_array_get(root, 2), 0) == NULL);
+		/* skipping any value is O(1): its size is in its header */
+		CHECK(fj_value_size(root) == len - FJ_TAPE_HEADER);
+		free(t);
+	}
+	/* "" and a key that is a prefix of others in an indexed object */
+	{
+		size_t		len;
+		uint8_t    *t = parse("{\"\":1,\"a\":2,\"aa\":3,\"b\":4,\"c\":5,\"d\":6,\"e\":7,\"f\":8,\"g\":9,"
+							  "\"h\":10,\"i\":11,\"j\":12,\"k\":13,\"l\":14,\"m\":15,\"n\":16,\"\":17}", &len, NULL);
+		const uint8_t *root = t + FJ_TAPE_HEADER;
+
+		CHECK(FJ_IMM(root[0]) & FJ_CONTAINER_INDEXED);
+		CHECK(fj_int_value(fj_object_get(root, "", 0)) == 17);
+		CHECK(fj_int_value(fj_object_get(root, "a", 1)) == 2);
+		CHECK(fj_int_value(fj_object_get(root, "aa", 2)) == 3);
+		CHECK(fj_object_get(root, "aaa", 3) == NULL);
+		free(t);
+	}
+}
+
+static int	interrupt_calls;
+
+static int
+interrupt_after_two(void *ctx)
+{
+	(void) ctx;
+	return ++interrupt_calls > 2;
+}
+
+static void
+test_limits(void)
+{
+	int			depth = 20000;
+	char	   *s = malloc(2 * (size_t) depth + 1);
+	fj_parse_options opt;
+	fj_buf		b;
+	fj_error	err;
+
+	memset(s, '[', (size_t) depth);
+	memset(s + depth, ']', (size_t) depth);
+	s[2 * depth] = 0;
+	memset(&opt, 0, sizeof(opt));
+	CHECK(fj_parse(s, 2 * (size_t) depth, &opt, &b, &err) == FJ_ERR_DEPTH);
+	CHECK(err.offset == FJ_DEFAULT_MAX_DEPTH);
+	opt.max_depth = 20000;
+	CHECK(fj_parse(s, 2 * (size_t) depth, &opt, &b, &err) == FJ_OK);
+	if (err.code == FJ_OK)
+	{
+		fj_buf		out = {0};
+
+		CHECK(fj_validate_tape(b.data, b.len, 20000, NULL, &err) == FJ_OK);
+		CHECK(fj_validate_tape(b.data, b.len, 19999, NULL, &err) == FJ_ERR_DEPTH);
+		CHECK(fj_write_json(b.data + 2, &fj_malloc_allocator, &out) == FJ_OK);
+		CHECK(out.len == 2 * (size_t) depth && memcmp(out.data, s, out.len) == 0);
+		fj_buf_release(&fj_malloc_allocator, &out);
+		fj_buf_release(&fj_malloc_allocator, &b);
+	}
+	opt.max_depth = 3;
+	CHECK(fj_parse("[[[1]]]", 7, &opt, &b, &err) == FJ_OK);
+	fj_buf_release(&fj_malloc_allocator, &b);
+	CHECK(fj_parse("[[[[1]]]]", 9, &opt, &b, &err) == FJ_ERR_DEPTH && err.offset == 3);
+	free(s);
+
+	/* a size limit gives FJ_ERR_TOO_BIG, never a partial tape */
+	memset(&opt, 0, sizeof(opt));
+	opt.max_size = 100;
+	{
+		char		big[400];
+
+		memset(big, ' ', sizeof(big));
+		big[0] = '[';
+		memcpy(big + 1, "\"", 1);
+		memset(big + 2, 'x', 300);
+		big[302] = '"';
+		big[303] = ']';
+		CHECK(fj_parse(big, sizeof(big), &opt, &b, &err) == FJ_ERR_TOO_BIG && b.data == NULL);
+		opt.max_size = 400;
+		CHECK(fj_parse(big, sizeof(big), &opt, &b, &err) == FJ_OK);
+		fj_buf_release(&fj_malloc_allocator, &b);
+	}
+	/* the interrupt callback is polled once a window */
+	{
+		size_t		n = 200000;
+		char	   *arr = malloc(n);
+
+		memset(arr, ' ', n);
+		arr[0] = '[';
+		arr[n - 1] = ']';
+		memset(&opt, 0, sizeof(opt));
+		opt.interrupted = interrupt_after_two;
+		interrupt_calls = 0;
+		CHECK(fj_parse(arr, n, &opt, &b, &err) == FJ_ERR_INTERRUPTED);
+		free(arr);
+	}
+	/* the prefix is reserved before the tape */
+	memset(&opt, 0, sizeof(opt));
+	opt.prefix = 4;
+	CHECK(fj_parse("[1]", 3, &opt, &b, &err) == FJ_OK && b.len == 4 + 2 + 3 + 1 && b.data[4] == FJ_TAPE_VERSION);
+	fj_buf_release(&fj_malloc_allocator, &b);
+}
+
+/* A tiny deterministic PRNG (xorshift64*). */
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t
+next_rand(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 2685821657736338717ULL;
+}
+
+static void
+test_validator(void)
+{
+	static const char *const docs[] = {
+		"{\"a\":1,\"b\":[true,null,1.0]}",
+		"[\"x\",-5,1e3,{\"k\":{\"z\":[]}},\"\\u00e9\"]",
+		"{\"a1\":1,\"a2\":2,\"a3\":3,\"a4\":4,\"a5\":5,\"a6\":6,\"a7\":7,\"a8\":8,\"a9\":9,\"b1\":1,"
+		"\"b2\":2,\"b3\":3,\"b4\":4,\"b5\":5,\"b6\":6,\"b7\":7,\"a1\":[1,2,3],\"zz\":\"end\"}",
+		"123456789012345678901234567890",
+		"\"a string that is longer than twenty-seven bytes\""
+	};
+	fj_error	err;
+	size_t		d;
+	long		accepted_mutants = 0,
+				rejected_mutants = 0;
+
+	for (d = 0; d < sizeof(docs) / sizeof(docs[0]); d++)
+	{
+		size_t		len;
+		uint8_t    *t = parse(docs[d], &len, NULL);
+		int			m;
+
+		CHECK(t && fj_validate_tape(t, len, 0, NULL, &err) == FJ_OK);
+		if (!t)
+			continue;
+		/* every truncation is rejected */
+		{
+			size_t		cut;
+			int			ok = 1;
+
+			for (cut = 0; cut < len; cut++)
+				ok &= fj_validate_tape(t, cut, 0, NULL, &err) == FJ_ERR_TAPE;
+			CHECKF(ok, "a truncated tape of %s was accepted", docs[d]);
+		}
+		/* a trailing byte is rejected */
+		{
+			uint8_t    *longer = malloc(len + 1);
+
+			memcpy(longer, t, len);
+			longer[len] = 0;
+			CHECK(fj_validate_tape(longer, len + 1, 0, NULL, &err) == FJ_ERR_TAPE);
+			free(longer);
+		}
+		/* random mutations: rejected, or accepted and then self-consistent */
+		for (m = 0; m < 20000; m++)
+		{
+			uint8_t    *copy = malloc(len);
+			int			k,
+						flips = 1 + (int) (next_rand() % 3);
+
+			memcpy(copy, t, len);
+			for (k = 0; k < flips; k++)
+				copy[next_rand() % len] ^= (uint8_t) (1u << (next_rand() % 8));
+			if (fj_validate_tape(copy, len, 0, NULL, &err) == FJ_OK)
+			{
+				fj_buf		out = {0},
+							again;
+
+				accepted_mutants++;
+				CHECK(fj_write_json(copy + 2, &fj_malloc_allocator, &out) == FJ_OK);
+				CHECK(fj_parse((const char *) out.data, out.len, NULL, &again, &err) == FJ_OK);
+				CHECK(again.len == len && memcmp(again.data, copy, len) == 0);
+				fj_buf_release(&fj_malloc_allocator, &out);
+				fj_buf_release(&fj_malloc_allocator, &again);
+			}
+			else
+				rejected_mutants++;
+			free(copy);
+		}
+		free(t);
+	}
+	printf("validator: %ld mutants accepted (and round-tripped), %ld rejected\n",
+		   accepted_mutants, rejected_mutants);
+	/* specific malformed tapes */
+	{
+		static const struct
+		{
+			const char *bytes;
+			size_t		len;
+		}			bad[] = {
+			{"\x02\x00\x00", 3},	/* unknown version */
+			{"\x01\x01\x00", 3},	/* reserved flag bit */
+			{"\x01\x00\x03", 3},	/* unknown literal */
+			{"\x01\x00\x38\x05", 4},	/* 5 in a one-byte field: not shortest */
+			{"\x01\x00\x3b\x00\x00\x00\x00\x00\x00\x00\x80", 11},	/* above INT64_MAX */
+			{"\x01\x00\x61\x35", 4},	/* number text "5": should be an integer */
+			{"\x01\x00\x62\x30\x31", 5},	/* number text "01" */
+			{"\x01\x00\x82\xc3\x28", 5},	/* invalid UTF-8 */
+			{"\x01\x00\xa1\x01\x02\x00", 6},	/* count 2, one member */
+			{"\x01\x00\xc1\x02\x01\x21\x21", 7},	/* object key is not a string */
+			{"\x01\x00\xe0", 3},	/* type 7 */
+			{"\x01\x00\xa8", 3},	/* reserved container bit */
+			{"\x01\x00\xa4", 3},	/* key index flag on an array */
+			{"\x01\x00\xa1\x00\x00", 5},	/* non-empty container with count 0 */
+		};
+		size_t		i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+			CHECKF(fj_validate_tape((const uint8_t *) bad[i].bytes, bad[i].len, 0, NULL, &err) == FJ_ERR_TAPE,
+				   "malformed tape %zu was accepted", i);
+	}
+}
+
+static void
+test_kernels_listed(void)
+{
+	const fj_kernel *k[8];
+	size_t		n = fj_kernel_list(k, 8);
+
+	CHECK(n >= 1 && strcmp(fj_kernel_name(k[n - 1]), "scalar") == 0);
+	CHECK(fj_kernel_by_name("scalar") != NULL);
+	CHECK(fj_kernel_by_name("nonesuch") == NULL);
+	CHECK(fj_kernel_supported(fj_kernel_best()));
+	printf("kernels: default %s\n", fj_kernel_name(fj_kernel_best()));
+}
+
+int
+main(void)
+{
+	test_encodings();
+	test_numbers();
+	test_strings();
+	test_structure();
+	test_lookup();
+	test_limits();
+	test_validator();
+	test_kernels_listed();
+	return t_summary("test_core");
+}

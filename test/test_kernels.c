@@ -1,0 +1,308 @@
+/*
+ * test_kernels.c — every kernel against the scalar oracle: the same tape,
+ * byte for byte, or the same error (code, message, offset), on the corpus,
+ * on JSONTestSuite, on generated and mutated documents, and on inputs built
+ * so that strings, escapes, numbers and UTF-8 sequences straddle every
+ * offset of a 64-byte block boundary and of a stage 1 window boundary.
+ */
+#include "harness.h"
+#include "../src/simd/kernel.h"
+
+static const fj_kernel *kernels[8];
+static size_t nkernels;
+static long compared;
+
+/* Parse with every supported kernel; all must agree with scalar. */
+static void
+compare_all(const char *label, const char *json, size_t len)
+{
+	fj_parse_options opt;
+	fj_buf		ref,
+				got;
+	fj_error	ref_err,
+				err;
+	fj_code		ref_rc,
+				rc;
+	size_t		k;
+
+	memset(&opt, 0, sizeof(opt));
+	opt.kernel = &fj_kernel_scalar;
+	ref_rc = fj_parse(json, len, &opt, &ref, &ref_err);
+	for (k = 0; k < nkernels; k++)
+	{
+		if (kernels[k] == &fj_kernel_scalar)
+			continue;
+		opt.kernel = kernels[k];
+		rc = fj_parse(json, len, &opt, &got, &err);
+		compared++;
+		if (rc != ref_rc)
+			CHECKF(0, "%s: %s gives code %d (%s at %zu), scalar %d (%s at %zu)", label,
+				   fj_kernel_name(kernels[k]), rc, err.message, err.offset, ref_rc,
+				   ref_err.message, ref_err.offset);
+		else if (rc == FJ_OK)
+			CHECKF(got.len == ref.len && memcmp(got.data, ref.data, ref.len) == 0,
+				   "%s: %s tape differs from scalar", label, fj_kernel_name(kernels[k]));
+		else
+			CHECKF(err.offset == ref_err.offset && strcmp(err.message, ref_err.message) == 0,
+				   "%s: %s error %s at %zu, scalar %s at %zu", label, fj_kernel_name(kernels[k]),
+				   err.message, err.offset, ref_err.message, ref_err.offset);
+		if (rc == FJ_OK)
+			fj_buf_release(&fj_malloc_allocator, &got);
+	}
+	if (ref_rc == FJ_OK)
+		fj_buf_release(&fj_malloc_allocator, &ref);
+}
+
+static void
+files(const char *data)
+{
+	static const char *const dirs[] = {"jsontestsuite", "corpus", "corpus/small", "corpus/small/jsoniter_scala"};
+	size_t		d;
+	int			count = 0;
+
+	for (d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++)
+	{
+		char		dir[4096];
+		char	  **names;
+		size_t		n,
+					i;
+
+		snprintf(dir, sizeof(dir), "%s/%s", data, dirs[d]);
+		n = t_list_dir(dir, "", "json", &names);
+		for (i = 0; i < n; i++)
+		{
+			size_t		len;
+			char	   *json = t_read_file(names[i], &len);
+
+			if (json)
+			{
+				compare_all(names[i], json, len);
+				count++;
+			}
+			free(json);
+			free(names[i]);
+		}
+		free(names);
+	}
+	printf("files: %d compared\n", count);
+}
+
+/* ---------------------------------------------------- generated inputs */
+
+static uint64_t rng = 0x2545f4914f6cdd1dULL;
+
+static uint64_t
+next_rand(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 2685821657736338717ULL;
+}
+
+typedef struct sbuf
+{
+	char	   *p;
+	size_t		len,
+				cap;
+} sbuf;
+
+static void
+put(sbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+	{
+		b->cap = (b->len + n + 1) * 2;
+		b->p = realloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+static void
+puts_(sbuf *b, const char *s)
+{
+	put(b, s, strlen(s));
+}
+
+static const char *const string_parts[] = {
+	"a", "hello", "\\n", "\\\"", "\\\\", "\\/", "\\u00e9", "\\ud83d\\ude00", "\xc3\xa9", "\xe2\x82\xac",
+	"\xf0\x9f\x98\x80", " ", "{", "]", ":", ",", "0123456789abcdef0123456789abcdef", "\\u0000", "\\t"
+};
+static const char *const numbers[] = {
+	"0", "-0", "1", "-1", "23", "24", "255", "65536", "9223372036854775807", "9223372036854775808",
+	"-9223372036854775808", "1.5", "-2.25e10", "1e400", "0.000001", "123456789012345678901234567890"
+};
+static const char *const spaces[] = {"", "", "", " ", "\n", "\t", "\r\n  "};
+
+static void
+gen_value(sbuf *b, int depth)
+{
+	int			kind = (int) (next_rand() % (depth > 5 ? 4 : 6));
+	int			i,
+				n;
+
+	puts_(b, spaces[next_rand() % 7]);
+	switch (kind)
+	{
+		case 0:
+			puts_(b, next_rand() % 3 == 0 ? "true" : next_rand() % 2 ? "false" : "null");
+			break;
+		case 1:
+			puts_(b, numbers[next_rand() % (sizeof(numbers) / sizeof(numbers[0]))]);
+			break;
+		case 2:
+		case 3:
+			puts_(b, "\"");
+			n = (int) (next_rand() % 12);
+			for (i = 0; i < n; i++)
+				puts_(b, string_parts[next_rand() % (sizeof(string_parts) / sizeof(string_parts[0]))]);
+			puts_(b, "\"");
+			break;
+		case 4:
+			puts_(b, "[");
+			n = (int) (next_rand() % 6);
+			for (i = 0; i < n; i++)
+			{
+				if (i)
+					puts_(b, ",");
+				gen_value(b, depth + 1);
+			}
+			puts_(b, "]");
+			break;
+		default:
+			puts_(b, "{");
+			n = (int) (next_rand() % 20);
+			for (i = 0; i < n; i++)
+			{
+				char		key[32];
+
+				if (i)
+					puts_(b, ",");
+				snprintf(key, sizeof(key), "\"k%d\":", (int) (next_rand() % 24));
+				puts_(b, key);
+				gen_value(b, depth + 1);
+			}
+			puts_(b, "}");
+	}
+	puts_(b, spaces[next_rand() % 7]);
+}
+
+static void
+generated(void)
+{
+	static const char mutations[] = "\"\\{}[],: \n\x80\xc3\xe2\xf0\xff\x01" "ae0-";
+	int			i;
+	sbuf		b = {0};
+
+	for (i = 0; i < 20000; i++)
+	{
+		char		label[64];
+		int			m,
+					nm;
+
+		b.len = 0;
+		gen_value(&b, 0);
+		snprintf(label, sizeof(label), "generated #%d", i);
+		compare_all(label, b.p, b.len);
+		/* mutated copies: the same errors, at the same offsets */
+		nm = 1 + (int) (next_rand() % 3);
+		for (m = 0; m < nm && b.len > 0; m++)
+			b.p[next_rand() % b.len] = mutations[next_rand() % (sizeof(mutations) - 1)];
+		snprintf(label, sizeof(label), "mutated #%d", i);
+		compare_all(label, b.p, b.len);
+	}
+	free(b.p);
+	printf("generated: 20000 documents and 20000 mutants compared\n");
+}
+
+/*
+ * Put each snippet at every offset across a 64-byte block boundary and a
+ * window boundary: "[" + padding + snippet + "]" with the padding chosen so
+ * the snippet starts at boundary - 70 .. boundary + 6.
+ */
+static void
+boundaries(void)
+{
+	static const char *const snippets[] = {
+		"\"abc\\\"def\"", "\"\\\\\\\\\\\"\"", "\"\\u00e9\\ud83d\\ude00\"", "\"\xf0\x9f\x98\x80\xe2\x82\xac\xc3\xa9\"",
+		"-12345.678e+90", "9223372036854775808", "true", "false", "null", "{\"k\":[1,2]}",
+		"\"\xf0\x9f\x98\"", "\"\xe2\x82\"", "\"\xc3\"", "\"\xed\xa0\x80\"", "\"a\x01b\"", "\"\\\\\"x",
+		"\"unterminated", "1.", "tru", "\"\\uD800\"", "\"\\q\"", "\"\\\"\"\"",
+	};
+	static const size_t bounds[] = {64, 128, FJ_WINDOW, 2 * FJ_WINDOW};
+	size_t		s,
+				bi;
+	long		count = 0;
+	sbuf		b = {0};
+
+	for (s = 0; s < sizeof(snippets) / sizeof(snippets[0]); s++)
+		for (bi = 0; bi < sizeof(bounds) / sizeof(bounds[0]); bi++)
+		{
+			size_t		start;
+
+			for (start = bounds[bi] - 70; start <= bounds[bi] + 6; start++)
+			{
+				int			variant;
+
+				for (variant = 0; variant < 3; variant++)
+				{
+					char		label[96];
+
+					b.len = 0;
+					puts_(&b, "[");
+					/* variant 0: spaces; 1: a long string; 2: backslash-heavy string */
+					if (variant == 0)
+						while (b.len < start)
+							puts_(&b, " ");
+					else
+					{
+						puts_(&b, "\"");
+						while (b.len < start - 3)
+							puts_(&b, variant == 1 ? "x" : (b.len % 3 ? "\\\\" : "y"));
+						b.len = start - 2;
+						if (variant == 2 && b.p[b.len - 1] == '\\' && b.p[b.len - 2] != '\\')
+							b.p[b.len - 1] = 'z';
+						puts_(&b, "\",");
+					}
+					puts_(&b, snippets[s]);
+					puts_(&b, "]");
+					snprintf(label, sizeof(label), "snippet %zu at %zu variant %d", s, start, variant);
+					compare_all(label, b.p, b.len);
+					/* and cut at the end of the snippet (end of input inside it) */
+					compare_all(label, b.p, b.len - 1);
+					count += 2;
+				}
+			}
+		}
+	free(b.p);
+	printf("boundaries: %ld inputs compared\n", count);
+}
+
+int
+main(void)
+{
+	const fj_kernel *all[8];
+	size_t		n = fj_kernel_list(all, 8),
+				i;
+	const char *data = t_data_dir();
+
+	for (i = 0; i < n; i++)
+	{
+		if (fj_kernel_supported(all[i]))
+			kernels[nkernels++] = all[i];
+		else
+			printf("kernel %s: not supported by this CPU, not tested here\n", fj_kernel_name(all[i]));
+	}
+	printf("kernels tested against scalar:");
+	for (i = 0; i < nkernels; i++)
+		printf(" %s", fj_kernel_name(kernels[i]));
+	printf("\n");
+	if (data)
+		files(data);
+	generated();
+	boundaries();
+	printf("%ld kernel results compared with scalar\n", compared);
+	return t_summary("test_kernels");
+}
