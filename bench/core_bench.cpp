@@ -138,19 +138,31 @@ static std::string command_line(const std::string &cmd, const std::string &fallb
 	return status == 0 && !out.empty() ? out : fallback;
 }
 
-// The CPU model name from /proc/cpuinfo.
+// The CPU from /proc/cpuinfo: model name, vendor, family and model numbers.
 static std::string cpu_model()
 {
 	std::ifstream f("/proc/cpuinfo");
-	std::string line;
+	std::string line, name = "unknown", vendor, family, model;
 
-	while (std::getline(f, line))
-		if (line.rfind("model name", 0) == 0)
-		{
-			size_t colon = line.find(':');
-			return colon == std::string::npos ? line : line.substr(colon + 2);
-		}
-	return "unknown";
+	while (std::getline(f, line) && !line.empty())
+	{
+		size_t colon = line.find(':');
+		if (colon == std::string::npos)
+			continue;
+		std::string key = line.substr(0, line.find_last_not_of(" \t", colon - 1) + 1);
+		std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : "";
+		if (key == "model name")
+			name = value;
+		else if (key == "vendor_id")
+			vendor = value;
+		else if (key == "cpu family")
+			family = value;
+		else if (key == "model")
+			model = value;
+	}
+	if (!vendor.empty())
+		name += " [" + vendor + " family " + family + " model " + model + "]";
+	return name;
 }
 
 // The short git commit of the repository (with "-dirty" if the tree has changes).

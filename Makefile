@@ -1,0 +1,54 @@
+# Makefile — fastjson, a PostgreSQL extension (PGXS).
+#
+#   make && make install        build and install into the PostgreSQL that pg_config names
+#   make demo                   the demo on a throwaway cluster (installs what is missing)
+#   make test                   the whole test suite (installs what is missing)
+#   make bench                  the benchmark
+#
+# make demo/test/bench run on a fresh Debian 12 machine as root: the scripts
+# install missing packages first, so this file must not need pg_config to parse.
+
+EXTENSION = fastjson
+MODULE_big = fastjson
+DATA = fastjson--0.1.sql
+PGFILEDESC = "fastjson - fast JSON type"
+
+CORE_OBJS = src/parser.o src/tape_builder.o src/tape_reader.o src/tape_validator.o \
+	src/text_writer.o src/utf8.o \
+	src/simd/scalar.o src/simd/avx2.o src/simd/avx512.o src/simd/neon.o
+SQL_OBJS = src/fastjson_module.o src/fastjson_io.o src/fastjson_extract.o src/fastjson_ndjson.o
+OBJS = $(CORE_OBJS) $(SQL_OBJS)
+
+REGRESS = io errors extract ndjson kernels binary_copy
+REGRESS_OPTS = --load-extension=fastjson
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
+PG_INCLUDE_SERVER := $(shell $(PG_CONFIG) --includedir-server 2>/dev/null)
+
+# -isystem keeps -Wextra to our own code, not PostgreSQL's headers.
+PG_CPPFLAGS = -isystem $(PG_INCLUDE_SERVER)
+PG_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -Wno-declaration-after-statement
+
+# No LLVM bitcode for JIT inlining: it needs clang at build time and buys
+# nothing for functions that are not inlined into expressions.
+override with_llvm = no
+
+ifneq ($(PGXS),)
+include $(PGXS)
+else
+all install installcheck:
+	@echo "pg_config not found: run 'make test' or 'make demo' (they install it), or set PG_CONFIG" >&2
+	@exit 1
+endif
+
+demo:
+	bash scripts/demo.sh
+
+test:
+	bash scripts/test.sh
+
+bench:
+	bash scripts/bench.sh
+
+.PHONY: demo test bench

@@ -1,0 +1,50 @@
+/*
+ * fastjson.h — what the SQL layer shares: the datum layout, the palloc
+ * allocator for the core, settings and error reporting.
+ *
+ * A fastjson datum is a varlena whose payload is a tape (src/tape.h): the
+ * version byte, the flags byte, then the root value.
+ */
+#ifndef FASTJSON_H
+#define FASTJSON_H
+
+#include "postgres.h"
+#include "fmgr.h"
+
+#include "fj_core.h"
+#include "tape.h"
+
+typedef struct varlena Fastjson;
+
+#define DatumGetFastjsonP(d) ((Fastjson *) PG_DETOAST_DATUM_PACKED(d))
+#define PG_GETARG_FASTJSON_P(n) DatumGetFastjsonP(PG_GETARG_DATUM(n))
+#define PG_RETURN_FASTJSON_P(x) PG_RETURN_POINTER(x)
+
+/* The tape of a (detoasted, possibly short-header) datum, and its root value. */
+#define FJ_TAPE(d) ((const uint8_t *) VARDATA_ANY(d))
+#define FJ_TAPE_LEN(d) ((size_t) VARSIZE_ANY_EXHDR(d))
+#define FJ_ROOT(d) (FJ_TAPE(d) + FJ_TAPE_HEADER)
+
+/* fastjson_module.c */
+extern const fj_allocator fastjson_palloc_allocator;
+extern int	fastjson_max_depth;
+extern const fj_kernel *fastjson_kernel;
+
+/* Parse options for the server: palloc, the chosen kernel, limits, cancel. */
+void		fastjson_parse_options(fj_parse_options *opt);
+
+/* fastjson_io.c */
+
+/* Parse UTF-8 JSON text into a new datum; reports errors with ereport. */
+Fastjson   *fastjson_parse_text(const char *json, size_t len);
+/* Canonical JSON text of a tape value, NUL-terminated; *len gets its length. */
+char	   *fastjson_value_to_cstring(const uint8_t *v, size_t *len);
+/* Canonical JSON text of a tape value as a text datum. */
+text	   *fastjson_value_to_text(const uint8_t *v);
+/* A new datum holding a copy of the tape value v. */
+Fastjson   *fastjson_from_value(const uint8_t *v);
+/* ereport a core error from parsing json[0..len) (never returns). */
+void		fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
+			pg_attribute_noreturn();
+
+#endif							/* FASTJSON_H */

@@ -1,0 +1,341 @@
+/*
+ * fastjson_io.c — the fastjson type's input and output: text in/out, binary
+ * send/recv (the tape itself, validated on the way in), casts to and from
+ * text, json and jsonb, fastjson_valid and fastjson_from_utf8.
+ */
+#include "fastjson.h"
+
+#include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+
+#include "simd/kernel.h"
+
+/* ------------------------------------------------------------- errors */
+
+/* Length of the token starting at p (at least one byte, at most 40). */
+static size_t
+token_length(const char *p, size_t left)
+{
+	size_t		n = 0;
+
+	if (left == 0)
+		return 0;
+	if (strchr("{}[],:\"", p[0]) != NULL)
+		return 1;
+	while (n < left && n < 40 && strchr("{}[],:\" \t\n\r", p[n]) == NULL)
+		n++;
+	return n ? n : 1;
+}
+
+/* The longest prefix of p[0..n) that is valid UTF-8 and has no NUL bytes. */
+static size_t
+printable_prefix(const char *p, size_t n)
+{
+	size_t		ok = fj_utf8_first_error((const uint8_t *) p, n);
+	const char *nul = memchr(p, '\0', ok);
+
+	return nul ? (size_t) (nul - p) : ok;
+}
+
+void
+fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
+{
+	size_t		at = err->offset < len ? err->offset : len;
+	size_t		line_start = at,
+				from,
+				tok;
+	int			line = 1;
+	const char *p;
+	char	   *snippet;
+	size_t		n;
+
+	switch (err->code)
+	{
+		case FJ_ERR_DEPTH:
+			ereport(ERROR,
+					(errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
+					 errmsg("fastjson nesting depth exceeds the maximum of %d", fastjson_max_depth),
+					 errdetail("Nesting is too deep at byte %zu.", err->offset),
+					 errhint("Raise \"fastjson.max_depth\" to accept deeper documents.")));
+			break;
+		case FJ_ERR_TOO_BIG:
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("fastjson document is too large"),
+					 errdetail("%s The limit is %zu bytes.", err->message, (size_t) MaxAllocSize)));
+			break;
+		case FJ_ERR_NOMEM:
+			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+			break;
+		case FJ_ERR_INTERRUPTED:
+			CHECK_FOR_INTERRUPTS();
+			elog(ERROR, "fastjson parse was interrupted");
+			break;
+		default:
+			break;
+	}
+
+	/* syntax and encoding errors: show the line up to the offending token */
+	for (p = json; p < json + at; p++)
+		if (*p == '\n')
+		{
+			line++;
+			line_start = (size_t) (p - json) + 1;
+		}
+	if (line == 1)
+		line_start = 0;
+	from = at > line_start + 50 ? at - 50 : line_start;
+	while (from < at && ((unsigned char) json[from] & 0xc0) == 0x80)
+		from++;
+	tok = err->code == FJ_ERR_UTF8 ? 0 : token_length(json + at, len - at);
+	n = printable_prefix(json + from, at - from + tok);
+	snippet = pnstrdup(json + from, n);
+
+	if (err->code == FJ_ERR_UTF8)
+	{
+		char		hex[4 * 5 + 1] = "";
+		size_t		i;
+
+		for (i = 0; i < 4 && at + i < len; i++)
+			sprintf(hex + strlen(hex), i ? " 0x%02x" : "0x%02x", (unsigned char) json[at + i]);
+		ereport(ERROR,
+				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+				 errmsg("invalid byte sequence for encoding \"UTF8\": %s", hex),
+				 errdetail("%s", err->message),
+				 errcontext("JSON data, line %d: %s%s", line, from > line_start ? "..." : "", snippet)));
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("invalid input syntax for type json"),
+			 errdetail("%s", err->message),
+			 errcontext("JSON data, line %d: %s%s", line, from > line_start ? "..." : "", snippet)));
+	pg_unreachable();
+}
+
+/* ------------------------------------------------------------- helpers */
+
+static inline void
+check_encoding(void)
+{
+	int			enc = GetDatabaseEncoding();
+
+	if (enc != PG_UTF8 && enc != PG_SQL_ASCII)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("fastjson requires a UTF8 database"),
+				 errdetail("The database encoding is %s.", GetDatabaseEncodingName())));
+}
+
+Fastjson *
+fastjson_parse_text(const char *json, size_t len)
+{
+	fj_parse_options opt;
+	fj_buf		tape;
+	fj_error	err;
+
+	fastjson_parse_options(&opt);
+	if (fj_parse(json, len, &opt, &tape, &err) != FJ_OK)
+		fastjson_report_parse_error(&err, json, len);
+	SET_VARSIZE(tape.data, tape.len);
+	return (Fastjson *) tape.data;
+}
+
+/* Write the text of v after prefix reserved bytes; returns the buffer. */
+static fj_buf
+write_text(const uint8_t *v, size_t prefix, size_t size_hint)
+{
+	fj_buf		out;
+
+	out.cap = prefix + size_hint + size_hint / 4 + 32;
+	out.data = MemoryContextAllocExtended(CurrentMemoryContext, out.cap, MCXT_ALLOC_HUGE);
+	out.len = prefix;
+	if (fj_write_json(v, &fastjson_palloc_allocator, &out) != FJ_OK)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	if (out.len + 1 > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("fastjson text output is too large"),
+				 errdetail("The text would exceed the maximum of %zu bytes.", (size_t) MaxAllocSize)));
+	return out;
+}
+
+char *
+fastjson_value_to_cstring(const uint8_t *v, size_t *len)
+{
+	fj_buf		out = write_text(v, 0, fj_value_size(v));
+
+	if (out.len + 1 > out.cap)
+		out.data = repalloc_huge(out.data, out.len + 1);
+	out.data[out.len] = '\0';
+	*len = out.len;
+	return (char *) out.data;
+}
+
+text *
+fastjson_value_to_text(const uint8_t *v)
+{
+	fj_buf		out = write_text(v, VARHDRSZ, fj_value_size(v));
+
+	SET_VARSIZE(out.data, out.len);
+	return (text *) out.data;
+}
+
+Fastjson *
+fastjson_from_value(const uint8_t *v)
+{
+	size_t		n = fj_value_size(v);
+	Fastjson   *d = palloc(VARHDRSZ + FJ_TAPE_HEADER + n);
+	uint8_t    *t = (uint8_t *) VARDATA(d);
+
+	SET_VARSIZE(d, VARHDRSZ + FJ_TAPE_HEADER + n);
+	t[0] = FJ_TAPE_VERSION;
+	t[1] = 0;
+	memcpy(t + FJ_TAPE_HEADER, v, n);
+	return d;
+}
+
+/* ------------------------------------------------------- type functions */
+
+PG_FUNCTION_INFO_V1(fastjson_in);
+
+Datum
+fastjson_in(PG_FUNCTION_ARGS)
+{
+	char	   *json = PG_GETARG_CSTRING(0);
+
+	check_encoding();
+	PG_RETURN_FASTJSON_P(fastjson_parse_text(json, strlen(json)));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_out);
+
+Datum
+fastjson_out(PG_FUNCTION_ARGS)
+{
+	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	size_t		len;
+
+	PG_RETURN_CSTRING(fastjson_value_to_cstring(FJ_ROOT(d), &len));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_send);
+
+/* The binary form is the tape itself, version byte first. */
+Datum
+fastjson_send(PG_FUNCTION_ARGS)
+{
+	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, (const char *) FJ_TAPE(d), (int) FJ_TAPE_LEN(d));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_recv);
+
+/* Binary input is untrusted: every byte is validated before it is stored. */
+Datum
+fastjson_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	const uint8_t *tape = (const uint8_t *) buf->data + buf->cursor;
+	size_t		len = (size_t) (buf->len - buf->cursor);
+	fj_error	err;
+	Fastjson   *d;
+
+	if (fj_validate_tape(tape, len, (uint32_t) fastjson_max_depth, &fastjson_palloc_allocator, &err) != FJ_OK)
+	{
+		if (err.code == FJ_ERR_DEPTH)
+			fastjson_report_parse_error(&err, "", 0);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid binary fastjson value"),
+				 errdetail("%s (at byte %zu of %zu)", err.message, err.offset, len)));
+	}
+	d = palloc(VARHDRSZ + len);
+	SET_VARSIZE(d, VARHDRSZ + len);
+	memcpy(VARDATA(d), tape, len);
+	buf->cursor = buf->len;
+	PG_RETURN_FASTJSON_P(d);
+}
+
+/* -------------------------------------------------------------- casts */
+
+PG_FUNCTION_INFO_V1(fastjson_from_text);
+
+/* text or json to fastjson: parse the text in place. */
+Datum
+fastjson_from_text(PG_FUNCTION_ARGS)
+{
+	text	   *t = PG_GETARG_TEXT_PP(0);
+
+	check_encoding();
+	PG_RETURN_FASTJSON_P(fastjson_parse_text(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_to_text);
+
+/* fastjson to text or json: the canonical text. */
+Datum
+fastjson_to_text(PG_FUNCTION_ARGS)
+{
+	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+
+	PG_RETURN_TEXT_P(fastjson_value_to_text(FJ_ROOT(d)));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_from_jsonb);
+
+/* jsonb to fastjson, through jsonb's text. */
+Datum
+fastjson_from_jsonb(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *jb = PG_GETARG_JSONB_P(0);
+	char	   *s = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+
+	PG_RETURN_FASTJSON_P(fastjson_parse_text(s, strlen(s)));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_to_jsonb);
+
+/* fastjson to jsonb, through the canonical text. */
+Datum
+fastjson_to_jsonb(PG_FUNCTION_ARGS)
+{
+	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	size_t		len;
+	char	   *s = fastjson_value_to_cstring(FJ_ROOT(d), &len);
+
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(s));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_valid);
+
+/* Whether the text is one valid JSON document fastjson accepts. */
+Datum
+fastjson_valid(PG_FUNCTION_ARGS)
+{
+	text	   *t = PG_GETARG_TEXT_PP(0);
+	fj_parse_options opt;
+	fj_error	err;
+
+	fastjson_parse_options(&opt);
+	PG_RETURN_BOOL(fj_valid(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &opt, &err));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_from_utf8);
+
+/* Raw UTF-8 bytes (a file's content, say) to fastjson; the parser validates the UTF-8. */
+Datum
+fastjson_from_utf8(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+
+	check_encoding();
+	PG_RETURN_FASTJSON_P(fastjson_parse_text(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b)));
+}
