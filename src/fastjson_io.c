@@ -52,6 +52,7 @@ fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
 	const char *p;
 	char	   *snippet;
 	size_t		n;
+	bool		control;
 
 	switch (err->code)
 	{
@@ -91,7 +92,8 @@ fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
 	from = at > line_start + 50 ? at - 50 : line_start;
 	while (from < at && ((unsigned char) json[from] & 0xc0) == 0x80)
 		from++;
-	tok = err->code == FJ_ERR_UTF8 ? 0 : token_length(json + at, len - at);
+	control = at < len && (unsigned char) json[at] < 0x20 && strcmp(err->message, FJ_MSG_CONTROL) == 0;
+	tok = err->code == FJ_ERR_UTF8 || control ? 0 : token_length(json + at, len - at);
 	n = printable_prefix(json + from, at - from + tok);
 	snippet = pnstrdup(json + from, n);
 
@@ -108,6 +110,12 @@ fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
 				 errdetail("%s", err->message),
 				 errcontext("JSON data, line %d: %s%s", line, from > line_start ? "..." : "", snippet)));
 	}
+	if (control)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type json"),
+				 errdetail("Character with value 0x%02x must be escaped.", (unsigned char) json[at]),
+				 errcontext("JSON data, line %d: %s%s", line, from > line_start ? "..." : "", snippet)));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 			 errmsg("invalid input syntax for type json"),

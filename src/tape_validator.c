@@ -276,9 +276,14 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 							goto out;
 						}
 					}
-					else if (!number_text_ok(p + 1 + extra, n, &int64) || int64)
+					else if (!number_text_ok(p + 1 + extra, n, &int64))
 					{
-						rc = BAD(int64 ? "Integer stored as number text." : "Number text is not a JSON number.");
+						rc = BAD("Number text is not a JSON number.");
+						goto out;
+					}
+					else if (int64)
+					{
+						rc = BAD("Integer stored as number text.");
 						goto out;
 					}
 					p += 1 + extra + n;

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The whole fastjson test suite (what `make test` and CI run). On a fresh
+# Debian 12 machine as root it installs what is missing, then runs:
+#   1. the core's C tests (unit, conformance, kernel differential) and the
+#      JSON-aware round-trip check, in a release build;
+#   2. the same C tests in an AddressSanitizer + UBSan build;
+#   3. the same C tests cross-compiled for ARM64 and run under qemu (NEON kernel);
+#   4. the extension: build with -Wall -Wextra -Werror, install, start a
+#      throwaway cluster run by the postgres user, pg_regress, then
+#      conformance and round trips through SQL over ../shared/data.
+# Every step runs even if an earlier one fails; the last line is
+# "N passed, N failed" over the steps, and the exit status is nonzero on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+DATA=${FJ_DATA:-$ROOT/../shared/data}
+JOBS=${JOBS:-2}
+passed=0
+failed=0
+failures=()
+
+step() {
+	local name=$1
+	shift
+	echo
+	echo "=== $name"
+	local t0=$SECONDS
+	if "$@"; then
+		passed=$((passed + 1))
+		echo "--- ok: $name ($((SECONDS - t0)) s)"
+	else
+		failed=$((failed + 1))
+		failures+=("$name")
+		echo "--- FAILED: $name ($((SECONDS - t0)) s)"
+	fi
+}
+
+core_tests() {
+	local dir=$1 runner=${2:-}
+	local t rc=0
+	for t in test_core test_conformance test_kernels; do
+		FJ_DATA=$DATA $runner "$dir/$t" || rc=1
+	done
+	return $rc
+}
+
+sql_suite() {
+	bash scripts/test_sql.sh "$DATA"
+}
+
+bash scripts/deps.sh test || { echo "could not install the test dependencies"; exit 1; }
+
+step "core build (release)" make -s -f core.mk -j"$JOBS"
+step "core tests (release)" core_tests build/release
+step "JSON-aware round trip of the corpus" python3 test/json_equal.py build/release/fastjson_parse "$DATA"
+step "core build (ASan + UBSan)" make -s -f core.mk VARIANT=asan -j"$JOBS"
+step "core tests (ASan + UBSan)" core_tests build/asan
+step "core build (ARM64 cross)" make -s -f core.mk CC=aarch64-linux-gnu-gcc VARIANT=arm64 -j"$JOBS"
+step "core tests (ARM64 under qemu, NEON kernel)" core_tests build/arm64 "qemu-aarch64 -L /usr/aarch64-linux-gnu"
+step "extension build and install (-Wall -Wextra -Werror)" bash -c "make -s -j$JOBS && make -s install"
+step "extension tests (pg_regress and SQL conformance)" sql_suite
+
+echo
+if [ "$failed" -gt 0 ]; then
+	printf 'failed step: %s\n' "${failures[@]}"
+fi
+echo "fastjson test suite: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

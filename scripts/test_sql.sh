@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The extension's tests on a throwaway cluster run by the postgres user:
+# pg_regress (sql/, expected/), then conformance and round trips through SQL
+# over the data folder (skipped with a message when it is absent).
+# usage: test_sql.sh DATA_DIR     (the extension must be installed)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DATA=$1
+DIR=$(mktemp -d /tmp/fastjson-test.XXXXXX)
+PORT=${FJ_TEST_PORT:-$((55000 + RANDOM % 1000))}
+cleanup() {
+	bash scripts/cluster.sh stop "$DIR/pg" >/dev/null 2>&1 || true
+	rm -rf "$DIR"
+}
+trap cleanup EXIT
+chmod 755 "$DIR"
+eval "export $(bash scripts/cluster.sh start "$DIR/pg" "$PORT")"
+export PGDATABASE=postgres
+
+rc=0
+make -s installcheck || {
+	rc=1
+	[ -f regression.diffs ] && head -n 200 regression.diffs
+}
+
+if [ -d "$DATA" ]; then
+	# The server reads the files itself (pg_read_binary_file): give it a copy
+	# it may read, in the throwaway directory, outside the project.
+	mkdir -p "$DIR/pg/data-copy"
+	cp -r "$DATA/jsontestsuite" "$DATA/corpus" "$DIR/pg/data-copy/"
+	chown -R postgres "$DIR/pg/data-copy" 2>/dev/null || true
+	psql -X -q -v ON_ERROR_STOP=1 -v data="$DIR/pg/data-copy" -f test/sql_conformance.sql || rc=1
+else
+	echo "SKIP: data folder $DATA is absent; SQL conformance and corpus round trips skipped"
+fi
+exit $rc

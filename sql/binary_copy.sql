@@ -1,0 +1,49 @@
+-- Binary send/recv: the binary form is the tape, and recv validates every byte
+-- (SQLSTATE 22P03 for anything malformed).
+CREATE TEMP TABLE src (id int, doc fastjson);
+INSERT INTO src VALUES (1, '{"a":[1,2.5,"x"],"b":{"c":null}}'), (2, '[]'), (3, '"\u00e9"'),
+	(4, '123456789012345678901234567890'), (5, (SELECT ('{' || string_agg(format('"k%s":%s', g, g), ',') || '}') FROM generate_series(1, 100) g));
+\copy src TO 'results/binary_copy.bin' WITH (FORMAT binary)
+CREATE TEMP TABLE dst (id int, doc fastjson);
+\copy dst FROM 'results/binary_copy.bin' WITH (FORMAT binary)
+SELECT s.id, fastjson_send(s.doc) = fastjson_send(d.doc) AS same_bytes, s.doc::text = d.doc::text AS same_text
+FROM src s JOIN dst d USING (id) ORDER BY id;
+-- the binary form starts with the version byte
+SELECT fastjson_send('[1]'), fastjson_send('{"a":"b"}'), fastjson_send('null');
+-- recv rejects malformed tapes: 22P03 with a detail saying what is wrong.
+-- A bytea's binary COPY form is its raw bytes, so copying a bytea column out
+-- and into a fastjson column feeds those bytes to fastjson_recv.
+CREATE TEMP TABLE sink (doc fastjson);
+CREATE FUNCTION recv_test(b bytea) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	st text;
+	msg text;
+	det text;
+BEGIN
+	EXECUTE format('COPY (SELECT %L::bytea) TO %L WITH (FORMAT binary)', b, current_setting('data_directory') || '/fastjson_recv_test.bin');
+	EXECUTE format('COPY sink FROM %L WITH (FORMAT binary)', current_setting('data_directory') || '/fastjson_recv_test.bin');
+	RETURN 'accepted: ' || (SELECT doc::text FROM sink ORDER BY ctid DESC LIMIT 1);
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
+	RETURN st || ': ' || msg || ' / ' || det;
+END
+$$;
+SELECT b, recv_test(b) FROM (VALUES
+	('\x010021'::bytea),			-- 1: valid
+	('\x0100c10301816121'),		-- {"a":1}: valid
+	('\x020021'),					-- unknown version
+	('\x010121'),					-- reserved flag bit
+	('\x0100'),					-- no value
+	('\x01002121'),				-- trailing byte
+	('\x01003805'),				-- 5 in a one-byte field: not the shortest form
+	('\x01006135'),				-- number text "5": must be an integer
+	('\x0100623031'),				-- number text "01": not a JSON number
+	('\x010082c328'),				-- invalid UTF-8 in a string
+	('\x0100a1010200'),			-- count 2 with one member
+	('\x0100c102012121'),			-- object key that is not a string
+	('\x0100e0'),					-- unknown type
+	('\x0100a1ff0121'),			-- size runs past the end
+	('\x0100c105028161816221'),	-- a number where the second key belongs
+	('\x0100c102018161')		-- a key without its value
+) AS t(b);
+SELECT count(*) AS stored FROM sink;

@@ -1,0 +1,55 @@
+-- Errors, each failing input next to a passing one.
+-- Syntax: SQLSTATE 22P02, a DETAIL naming the problem, a CONTEXT showing where.
+\set VERBOSITY default
+SELECT '{"a":1}'::fastjson;
+SELECT '{"a":1,}'::fastjson;
+SELECT '[1,2]'::fastjson;
+SELECT '[1,2'::fastjson;
+SELECT '{"a" 1}'::fastjson;
+SELECT '[1 2]'::fastjson;
+SELECT '[01]'::fastjson;
+SELECT '[1.]'::fastjson;
+SELECT '[tru]'::fastjson;
+SELECT '"\x"'::fastjson;
+SELECT '"\u12"'::fastjson;
+SELECT '"\ud83d\ude00"'::fastjson;
+SELECT '"\ud83d"'::fastjson;
+SELECT '"\ude00"'::fastjson;
+SELECT E'"a\tb"'::fastjson;
+SELECT ''::fastjson;
+SELECT '{} []'::fastjson;
+SELECT E'{\n  "a": 1,\n  "b": [1, 2,, 3]\n}'::fastjson;
+SELECT '{"a":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30 x]}'::fastjson;
+-- the SQLSTATEs, in one place
+\set VERBOSITY sqlstate
+SELECT '[1,'::fastjson;
+-- invalid UTF-8 (only reachable through bytes): 22021
+SELECT fastjson_from_utf8('\x5b22c3a9225d'::bytea);
+SELECT fastjson_from_utf8('\x5b22c3225d'::bytea);
+SELECT fastjson_from_utf8('\x5b22eda080225d'::bytea);
+SELECT fastjson_from_utf8('\x5b22c0af225d'::bytea);
+\set VERBOSITY default
+SELECT fastjson_from_utf8('\x5b2261c3225d'::bytea);
+-- U+0000 is stored, but cannot become text: 22P05, as json does
+SELECT '["\u0000"]'::fastjson;
+SELECT '["\u0000"]'::fastjson ->> 0;
+SELECT '["\u0000"]'::json ->> 0;
+SELECT '{"a":"\u0000"}'::fastjson ->> 'a';
+-- nesting beyond fastjson.max_depth: 54001
+SET fastjson.max_depth = 5;
+SELECT '[[[[[1]]]]]'::fastjson;
+SELECT '[[[[[[1]]]]]]'::fastjson;
+SELECT '{"a":{"a":{"a":{"a":{"a":{"a":1}}}}}}'::fastjson;
+RESET fastjson.max_depth;
+SELECT repeat('[', 10000) || repeat(']', 10000) = (repeat('[', 10000) || repeat(']', 10000))::fastjson::text AS depth_10000_ok;
+\set VERBOSITY sqlstate
+SELECT (repeat('[', 10001) || repeat(']', 10001))::fastjson;
+SELECT (repeat('[', 1000000))::fastjson;
+\set VERBOSITY default
+-- bad settings
+SET fastjson.simd = 'sse9';
+SET fastjson.max_depth = 0;
+-- nothing half-parsed is stored: a failing row leaves the table unchanged
+CREATE TEMP TABLE t (doc fastjson);
+INSERT INTO t VALUES ('[1]'), ('[2');
+SELECT count(*) FROM t;
