@@ -3,7 +3,7 @@
 #
 # Usage: scripts/deps.sh [GROUP...]
 #   GROUP is one of:
-#     build  compiler, PostgreSQL 15 server + headers, libcbor, python3
+#     build  compiler, PostgreSQL 15 server + headers, libcbor, python3 + psycopg (demo)
 #     test   build + clang/libFuzzer, simdjson, python cbor2/psycopg,
 #            aarch64 cross toolchain + qemu-user, valgrind
 #     bench  build + simdjson, g++, hyperfine, gnuplot, python psycopg
@@ -14,7 +14,7 @@
 # something has to be installed.
 set -euo pipefail
 
-BUILD_PKGS=(make gcc postgresql-15 postgresql-server-dev-15 libcbor-dev python3)
+BUILD_PKGS=(make gcc postgresql-15 postgresql-server-dev-15 libcbor-dev python3 python3-psycopg)
 TEST_PKGS=("${BUILD_PKGS[@]}" clang-14 libclang-rt-14-dev libfuzzer-14-dev
            python3-cbor2 python3-psycopg gcc-aarch64-linux-gnu libc6-dev-arm64-cross
            qemu-user valgrind libsimdjson-dev g++)
