@@ -20,9 +20,11 @@
  *   OBJECT   bit 2: key index present (objects with more than FJ_KEY_INDEX_MIN
  *            members); then payload size and member count, w bytes each; then
  *            the members (objects: key STRING, value, key, value, ...); then, if
- *            present, the key index: count offsets of w bytes, each the position
- *            of a member's key relative to the first member, sorted by key
- *            bytes and then by position.
+ *            present, the key index: one fingerprint byte per member
+ *            (fj_key_fingerprint of its key), then one w-byte offset per member
+ *            (where its key starts, relative to the first member), both in
+ *            member order. A lookup scans the fingerprints from the last member
+ *            back, so the first verified match is the operative (last) one.
  *
  * Every encoding is the shortest one possible, so a document has exactly one
  * tape; the validator enforces that. All multi-byte fields are unaligned
@@ -32,6 +34,7 @@
 #define FJ_TAPE_H
 
 #include <stdint.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -66,7 +69,7 @@ enum fj_literal
 
 #define FJ_INT_INLINE_MAX 23	/* UINT/NINT imm values 0..23 are the value */
 #define FJ_LEN_INLINE_MAX 27	/* NUMBER/STRING imm values 0..27 are the length */
-#define FJ_KEY_INDEX_MIN 16		/* objects with more members carry a key index */
+#define FJ_KEY_INDEX_MIN 8		/* objects with more members carry a key index */
 #define FJ_CONTAINER_INDEXED 4	/* imm bit: key index present */
 #define FJ_MAX_TEXT_LEN 0x3fffffffu /* longest string or number text */
 
@@ -208,6 +211,13 @@ fj_container_members(const uint8_t *v)
 	return v + 1 + 2 * fj_container_width(v[0]);
 }
 
+/* Bytes of an object's key index: a fingerprint and a w-byte offset per member. */
+static inline size_t
+fj_key_index_size(uint32_t count, unsigned w)
+{
+	return (size_t) count * (1 + w);
+}
+
 /* End of a container's members (start of its key index, if any). */
 static inline const uint8_t *
 fj_container_members_end(const uint8_t *v)
@@ -216,8 +226,70 @@ fj_container_members_end(const uint8_t *v)
 	const uint8_t *end = v + 1 + 2 * w + fj_container_size(v);
 
 	if (FJ_IMM(v[0]) & FJ_CONTAINER_INDEXED)
-		end -= (size_t) fj_container_count(v) * w;
+		end -= fj_key_index_size(fj_container_count(v), w);
 	return end;
+}
+
+/* Up to 8 bytes at p as a little-endian number, zero-filled. */
+static inline uint64_t
+fj_load_upto8(const uint8_t *p, size_t n)
+{
+	uint64_t	v = 0;
+
+	if (n >= 8)
+		memcpy(&v, p, 8);
+	else
+	{
+		size_t		i;
+
+		for (i = 0; i < n; i++)
+			v |= (uint64_t) p[i] << (8 * i);
+	}
+	return v;
+}
+
+/* The fingerprint mix of a key's length, first 8 and last 8 bytes. */
+static inline uint8_t
+fj_fingerprint_mix(uint64_t head, uint64_t tail, size_t len)
+{
+	uint64_t	h = head * 0x9e3779b97f4a7c15ULL ^ tail * 0xc2b2ae3d27d4eb4fULL ^
+		(uint64_t) len * 0x165667b19e3779f9ULL;
+
+	h ^= h >> 29;
+	return (uint8_t) ((h * 0xbf58476d1ce4e5b9ULL) >> 56);
+}
+
+/*
+ * The key index fingerprint of a key: a multiplicative mix of its length,
+ * its first 8 bytes and its last 8 bytes (the bytes after the first 8 when
+ * shorter than 16; zero-filled), top byte. O(1) per key; a collision only
+ * costs a key comparison. Part of the stored format: never change it without
+ * a new tape version.
+ */
+static inline uint8_t
+fj_key_fingerprint(const uint8_t *key, size_t len)
+{
+	size_t		tl = len <= 8 ? 0 : len < 16 ? len - 8 : 8;
+
+	return fj_fingerprint_mix(fj_load_upto8(key, len), fj_load_upto8(key + len - tl, tl), len);
+}
+
+/* The same, for a key followed by at least 8 more readable bytes. */
+static inline uint8_t
+fj_key_fingerprint_padded(const uint8_t *key, size_t len)
+{
+	uint64_t	head = fj_load64(key);
+	uint64_t	tail = 0;
+
+	if (len < 8)
+		head &= (1ULL << (8 * len)) - 1;
+	else if (len > 8)
+	{
+		size_t		tl = len < 16 ? len - 8 : 8;
+
+		tail = fj_load64(key + len - 8) >> (8 * (8 - tl));
+	}
+	return fj_fingerprint_mix(head, tail, len);
 }
 
 /* Total bytes of the value at v, tag included: O(1) for every type. */
@@ -332,13 +404,16 @@ fj_put_text_header(uint8_t *w, int type, size_t len)
  * bytes) and whose members run to end: add the key index to large objects,
  * pick the narrowest width, write the header and slide the payload down to
  * meet it. Returns the new end. The caller guarantees space for the key index
- * (4 bytes per member) after end.
+ * (5 bytes per member) and 8 more bytes after end. keys, if not NULL, holds
+ * the position of each member's key relative to the first member (saves a
+ * walk over the members).
  */
-uint8_t    *fj_close_container(uint8_t *hdr, uint8_t *end, uint32_t count, int type);
+uint8_t    *fj_close_container(uint8_t *hdr, uint8_t *end, uint32_t count, int type,
+								const uint32_t *keys);
 
 /* -------------------------------------------------------- key lookup */
 
-/* Compare two keys bytewise, shorter first on a tie (the key index order). */
+/* Compare two keys bytewise, shorter first on a tie. */
 static inline int
 fj_key_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
@@ -352,7 +427,7 @@ fj_key_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 
 /*
  * The value of the last member of object obj whose key is key[0..len), or
- * NULL. O(log n) for objects with a key index, a scan otherwise.
+ * NULL. Objects with a key index compare about one key; small objects are scanned.
  */
 const uint8_t *fj_object_get(const uint8_t *obj, const char *key, size_t len);
 

@@ -4,56 +4,84 @@
  */
 #include "tape.h"
 
-/* The key of the member at offset off of an indexed object's members. */
-static inline uint32_t
-indexed_key(const uint8_t *members, const uint8_t *index, unsigned w, uint32_t i,
-			const uint8_t **key)
+/* Whether the key at k (klen bytes) is key[0..len). */
+static inline bool
+key_equal(const uint8_t *k, size_t klen, const char *key, size_t len)
 {
-	return fj_text(members + fj_load_width(index + (size_t) i * w, w), key);
+	return klen == len && (len == 0 || (k[0] == (uint8_t) key[0] && memcmp(k, key, len) == 0));
+}
+
+/* Bit 7 of each byte of x set where that byte is zero. */
+static inline uint64_t
+zero_bytes(uint64_t x)
+{
+	return (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
+}
+
+/*
+ * Indexed object: scan the fingerprints from the last member back, eight at
+ * a time; the first candidate whose key matches is the operative member.
+ */
+static const uint8_t *
+indexed_get(const uint8_t *obj, const char *key, size_t len)
+{
+	unsigned	w = fj_container_width(obj[0]);
+	uint32_t	count = fj_container_count(obj);
+	const uint8_t *members = fj_container_members(obj);
+	const uint8_t *fp = fj_container_members_end(obj);
+	const uint8_t *off = fp + count;
+	uint8_t		want = fj_key_fingerprint((const uint8_t *) key, len);
+	uint64_t	pattern = 0x0101010101010101ULL * want;
+	uint32_t	hi = count;
+
+	while (hi > 0)
+	{
+		uint32_t	lo = hi >= 8 ? hi - 8 : 0;
+		uint64_t	chunk = 0,
+					hits;
+
+		memcpy(&chunk, fp + lo, hi - lo);
+		hits = zero_bytes(chunk ^ pattern);
+		/* bytes past hi - lo were zero-filled: drop false hits there */
+		if (hi - lo < 8)
+			hits &= (1ULL << (8 * (hi - lo))) - 1;
+		while (hits)
+		{
+			int			b = 63 - __builtin_clzll(hits);
+			uint32_t	i = lo + (uint32_t) (b >> 3);
+			const uint8_t *k;
+			uint32_t	klen = fj_text(members + fj_load_width(off + (size_t) i * w, w), &k);
+
+			if (key_equal(k, klen, key, len))
+				return k + klen;
+			hits &= ~(0xffULL << (b & ~7));
+		}
+		hi = lo;
+	}
+	return NULL;
 }
 
 const uint8_t *
 fj_object_get(const uint8_t *obj, const char *key, size_t len)
 {
-	const uint8_t *p = fj_container_members(obj);
-	const uint8_t *end = fj_container_members_end(obj);
-	const uint8_t *found = NULL;
+	const uint8_t *p,
+			   *end,
+			   *found = NULL;
 
 	if (FJ_TYPE(obj[0]) != FJ_OBJECT)
 		return NULL;
 	if (FJ_IMM(obj[0]) & FJ_CONTAINER_INDEXED)
-	{
-		/* binary search for the last entry whose key is <= key */
-		unsigned	w = fj_container_width(obj[0]);
-		uint32_t	lo = 0,
-					hi = fj_container_count(obj);
-		const uint8_t *k;
-		uint32_t	klen;
-
-		while (lo < hi)
-		{
-			uint32_t	mid = lo + (hi - lo) / 2;
-
-			klen = indexed_key(p, end, w, mid, &k);
-			if (fj_key_cmp(k, klen, (const uint8_t *) key, len) <= 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo == 0)
-			return NULL;
-		klen = indexed_key(p, end, w, lo - 1, &k);
-		if (klen != len || (len && memcmp(k, key, len) != 0))
-			return NULL;
-		return k + klen;
-	}
+		return indexed_get(obj, key, len);
+	/* small object: scan every member, the last match wins */
+	p = fj_container_members(obj);
+	end = fj_container_members_end(obj);
 	while (p < end)
 	{
 		const uint8_t *k;
 		uint32_t	klen = fj_text(p, &k);
 		const uint8_t *value = k + klen;
 
-		if (klen == len && (len == 0 || memcmp(k, key, len) == 0))
+		if (key_equal(k, klen, key, len))
 			found = value;
 		p = value + fj_value_size(value);
 	}

@@ -107,48 +107,35 @@ number_text_ok(const uint8_t *s, size_t len, bool *int64)
 	return p == end;
 }
 
-/* Check the key index of the object whose frame is f. */
+/*
+ * Check the key index of the object whose frame is f: its offsets must be
+ * exactly the members' positions, in order, and each fingerprint that of its
+ * member's key.
+ */
 static fj_code
 check_key_index(const uint8_t *tape, const vframe *f, const uint32_t *offsets, fj_error *err)
 {
 	const uint8_t *obj = tape + f->hdr;
 	const uint8_t *members = fj_container_members(obj);
-	const uint8_t *p = tape + f->members_end;	/* the index */
+	const uint8_t *fp = tape + f->members_end;
 	unsigned	w = fj_container_width(obj[0]);
 	uint32_t	count = fj_container_count(obj);
-	uint32_t	i,
-				prev = 0;
+	const uint8_t *off = fp + count;
+	const uint8_t *p = fp;
+	uint32_t	i;
 
-	for (i = 0; i < count; i++, p += w)
+	for (i = 0; i < count; i++)
 	{
-		uint32_t	off = (uint32_t) fj_load_width(p, w);
-		uint32_t	lo = 0,
-					hi = count;
+		const uint8_t *key;
+		uint32_t	klen;
 
-		/* the entry must be a member's position: binary search the sorted list */
-		while (lo < hi)
-		{
-			uint32_t	mid = lo + (hi - lo) / 2;
-
-			if (offsets[mid] < off)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo == count || offsets[lo] != off)
-			return BAD("Key index entry does not point at a member.");
-		if (i > 0)
-		{
-			const uint8_t *ka,
-					   *kb;
-			uint32_t	la = fj_text(members + prev, &ka),
-						lb = fj_text(members + off, &kb);
-			int			c = fj_key_cmp(ka, la, kb, lb);
-
-			if (c > 0 || (c == 0 && prev >= off))
-				return BAD("Key index is not in order.");
-		}
-		prev = off;
+		p = off + (size_t) i * w;
+		if (fj_load_width(p, w) != offsets[i])
+			return BAD("Key index offset does not match its member.");
+		klen = fj_text(members + offsets[i], &key);
+		p = fp + i;
+		if (*p != fj_key_fingerprint(key, klen))
+			return BAD("Key index fingerprint does not match its key.");
 	}
 	return FJ_OK;
 }
@@ -332,16 +319,17 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 						goto out;
 					}
 					if (count == 0 || indexed != (type == FJ_OBJECT && count > FJ_KEY_INDEX_MIN) ||
-						(indexed && size < count * w))
+						(indexed && size < fj_key_index_size((uint32_t) count, w)))
 					{
 						rc = BAD("Container count or key index is wrong.");
 						goto out;
 					}
-					msize = (size_t) (size - (indexed ? count * w : 0));
+					msize = (size_t) (size - (indexed ? fj_key_index_size((uint32_t) count, w) : 0));
 					/* the narrowest width the parser would have chosen */
 					{
-						unsigned	want = msize + (indexed ? count : 0) <= 0xff ? 1
-							: msize + (indexed ? 2 * count : 0) <= 0xffff ? 2 : 4;
+						size_t		ix1 = indexed ? fj_key_index_size((uint32_t) count, 1) : 0;
+						size_t		ix2 = indexed ? fj_key_index_size((uint32_t) count, 2) : 0;
+						unsigned	want = msize + ix1 <= 0xff ? 1 : msize + ix2 <= 0xffff ? 2 : 4;
 
 						if (want != w)
 						{

@@ -176,6 +176,21 @@ copy_until_backslash(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *
 	return k;
 }
 
+/* Copy a string of n <= 27 bytes without escapes in one 32-byte load and store. */
+static inline bool
+copy_short_string(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *input_end)
+{
+	__m256i		v;
+
+	if (src + 32 > input_end)
+		return false;
+	v = _mm256_loadu_si256((const __m256i *) src);
+	if ((uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))) & ((1u << n) - 1))
+		return false;
+	_mm256_storeu_si256((__m256i *) dst, v);
+	return true;
+}
+
 #include "stage1.h"
 #include "stage2.h"
 

@@ -185,6 +185,20 @@ copy_until_backslash(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *
 	return k;
 }
 
+/* Copy a string of n <= 27 bytes without escapes: a masked load never reads past n. */
+static inline bool
+copy_short_string(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *input_end)
+{
+	__mmask32	m = (__mmask32) ((1u << n) - 1);
+	__m256i		v = _mm256_maskz_loadu_epi8(m, src);
+
+	(void) input_end;
+	if (_mm256_mask_cmpeq_epi8_mask(m, v, _mm256_set1_epi8('\\')))
+		return false;
+	_mm256_storeu_si256((__m256i *) dst, v);
+	return true;
+}
+
 #include "stage1.h"
 #include "stage2.h"
 

@@ -175,6 +175,29 @@ copy_until_backslash(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *
 	return k;
 }
 
+/* Copy a string of n <= 27 bytes without escapes in two 16-byte loads and stores. */
+static inline bool
+copy_short_string(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *input_end)
+{
+	static const uint8_t iota[32] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+		16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+	uint8x16_t	a,
+				b,
+				lim = vdupq_n_u8((uint8_t) n);
+
+	if (src + 32 > input_end)
+		return false;
+	a = vld1q_u8(src);
+	b = vld1q_u8(src + 16);
+	/* backslashes at positions below n */
+	if (vmaxvq_u8(vorrq_u8(vandq_u8(vceqq_u8(a, vdupq_n_u8('\\')), vcltq_u8(vld1q_u8(iota), lim)),
+						   vandq_u8(vceqq_u8(b, vdupq_n_u8('\\')), vcltq_u8(vld1q_u8(iota + 16), lim)))))
+		return false;
+	vst1q_u8(dst, a);
+	vst1q_u8(dst + 16, b);
+	return true;
+}
+
 #include "stage1.h"
 #include "stage2.h"
 

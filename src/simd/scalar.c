@@ -118,6 +118,17 @@ copy_until_backslash(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *
 	return k;
 }
 
+/* Copy a string of n <= 27 bytes if it has no escapes. */
+static inline bool
+copy_short_string(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *input_end)
+{
+	(void) input_end;
+	if (memchr(src, '\\', n))
+		return false;
+	memcpy(dst, src, n);
+	return true;
+}
+
 #include "stage2.h"
 
 static bool

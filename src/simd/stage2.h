@@ -9,6 +9,9 @@
  *       copy src[0..k) to dst where k is the position of the first backslash
  *       in src[0..n), or n; return k. May write up to 64 bytes past dst + k,
  *       and may read up to input_end, never past it.
+ *   copy_short_string(dst, src, n, input_end)
+ *       for n <= 27: if src[0..n) has no backslash, copy it (writing up to
+ *       32 bytes) and return true; else return false, or whenever unsure.
  */
 #ifndef FJ_STAGE2_H
 #define FJ_STAGE2_H
@@ -51,6 +54,11 @@ typedef struct fj_stage2
 	size_t		max_size;
 	fj_error   *err;
 	const fj_parse_options *opt;
+	/* tape positions of the keys of the open objects, innermost last */
+	uint32_t   *keys;
+	uint32_t	nkeys,
+				keys_cap;
+	uint32_t	keys_local[256];
 } fj_stage2;
 
 /* The next structural position, or s1.len at the end of the input. */
@@ -251,6 +259,22 @@ stage2_string(fj_stage2 *p, uint32_t q, uint32_t c)
 	return FJ_OK;
 }
 
+/* Write a string: the common short string without escapes in one copy. */
+static inline fj_code
+stage2_string_fast(fj_stage2 *p, uint32_t q, uint32_t c)
+{
+	size_t		n = c - q - 1;
+
+	if (n <= FJ_LEN_INLINE_MAX && p->limit - p->wp >= 32 &&
+		copy_short_string(p->wp + 1, p->s1.buf + q + 1, n, p->s1.buf + p->s1.len))
+	{
+		p->wp[0] = FJ_TAG(FJ_STRING, n);
+		p->wp += 1 + n;
+		return FJ_OK;
+	}
+	return stage2_string(p, q, c);
+}
+
 /* Write the number starting at i: an integer if it is one that fits int64, else its text. */
 static fj_code
 stage2_number(fj_stage2 *p, uint32_t i)
@@ -361,16 +385,56 @@ stage2_literal(fj_stage2 *p, uint32_t i)
 	return FJ_OK;
 }
 
-/* Close the innermost container (the key index needs 4 bytes a member). */
+/* Remember where a key starts (the key index is built from these). */
+static inline fj_code
+stage2_push_key(fj_stage2 *p)
+{
+	if (p->nkeys == p->keys_cap)
+	{
+		uint32_t	cap = p->keys_cap * 2;
+		uint32_t   *bigger;
+
+		if (p->keys == p->keys_local)
+		{
+			bigger = p->alloc->alloc(p->alloc->ctx, cap * sizeof(uint32_t));
+			if (bigger)
+				memcpy(bigger, p->keys_local, sizeof(p->keys_local));
+		}
+		else
+			bigger = p->alloc->grow(p->alloc->ctx, p->keys, p->keys_cap * sizeof(uint32_t),
+									cap * sizeof(uint32_t));
+		if (!bigger)
+			return fj_fail(p->err, FJ_ERR_NOMEM, FJ_MSG_NOMEM, 0);
+		p->keys = bigger;
+		p->keys_cap = cap;
+	}
+	p->keys[p->nkeys++] = (uint32_t) (p->wp - p->out->data);
+	return FJ_OK;
+}
+
+/* Close the innermost container (the key index needs 5 bytes a member). */
 static inline fj_code
 stage2_close(fj_stage2 *p, fj_frame *f)
 {
 	fj_code		rc;
+	uint32_t   *keys = NULL;
 
-	if (f->type == FJ_OBJECT && f->count > FJ_KEY_INDEX_MIN &&
-		(rc = stage2_reserve(p, (size_t) f->count * 4)) != FJ_OK)
-		return rc;
-	p->wp = fj_close_container(p->out->data + f->hdr, p->wp, f->count, (int) f->type);
+	if (f->type == FJ_OBJECT)
+	{
+		p->nkeys -= f->count;
+		if (f->count > FJ_KEY_INDEX_MIN)
+		{
+			uint32_t	members = f->hdr + FJ_CONTAINER_HEADER_MAX;
+			uint32_t	i;
+
+			if ((rc = stage2_reserve(p, fj_key_index_size(f->count, 4) + 8)) != FJ_OK)
+				return rc;
+			keys = p->keys + p->nkeys;
+			for (i = 0; i < f->count; i++)
+				keys[i] -= members;
+		}
+	}
+	p->wp = fj_close_container(p->out->data + f->hdr, p->wp, f->count, (int) f->type, keys);
 	return FJ_OK;
 }
 
@@ -468,7 +532,7 @@ value:
 						END_FAIL();
 					FAIL(FJ_ERR_SYNTAX, FJ_MSG_UNTERMINATED, q);
 				}
-				CHECK(stage2_string(p, q, i));
+				CHECK(stage2_string_fast(p, q, i));
 				goto after_value;
 			}
 		case 't':
@@ -496,6 +560,7 @@ value:
 key:
 	if (buf[i] != '"')
 		FAIL(FJ_ERR_SYNTAX, FJ_MSG_KEY, i);
+	CHECK(stage2_push_key(p));
 	{
 		uint32_t	q = i;
 
@@ -506,7 +571,7 @@ key:
 				END_FAIL();
 			FAIL(FJ_ERR_SYNTAX, FJ_MSG_UNTERMINATED, q);
 		}
-		CHECK(stage2_string(p, q, i));
+		CHECK(stage2_string_fast(p, q, i));
 	}
 	NEXT();
 	if (AT_END())
@@ -556,6 +621,8 @@ after_value:
 done:
 	if (stack != local)
 		p->alloc->release(p->alloc->ctx, stack);
+	if (p->keys != p->keys_local)
+		p->alloc->release(p->alloc->ctx, p->keys);
 	return rc;
 #undef FAIL
 #undef CHECK
@@ -583,6 +650,8 @@ kernel_parse(const uint8_t *json, size_t len, const fj_parse_options *opt,
 	p.err = err;
 	p.opt = opt;
 	p.max_size = opt->max_size;
+	p.keys = p.keys_local;
+	p.keys_cap = sizeof(p.keys_local) / sizeof(p.keys_local[0]);
 
 	p.s1.idx = opt->alloc->alloc(opt->alloc->ctx,
 								 ((len < FJ_WINDOW ? len : FJ_WINDOW) + FJ_INDEX_SLACK) * sizeof(uint32_t));
