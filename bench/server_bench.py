@@ -1,0 +1,734 @@
+#!/usr/bin/env python3
+"""server_bench.py — in-server measurements of the fastjson benchmark (scripts/bench.sh).
+
+usage: server_bench.py COMMAND [options]     (connects through libpq's PG* environment)
+
+  info         machine-side facts from the server: version, SIMD kernel, features, lz4
+  jsonb-sizes  "file bytes" lines: pg_column_size(doc::jsonb) per corpus file (core_bench)
+  corpus       section 2: fastjson_in/json_in/jsonb_in/fastjson_out/jsonb_out MB/s per
+               corpus file, a detoast+copy baseline, datum sizes, plan checks
+  eventlog     section 3: COPY of an NDJSON event log into text/json/jsonb/fastjson
+               columns (pglz, lz4), table sizes, queries
+  cbor         section 4: fastjson_to_cbor / fastjson_from_cbor MB/s and the jsonb-based
+               SQL conversion (bench/cbor_baseline.sql); n/a when not implemented
+
+Every command writes one JSON file (--out). Timings are client wall time
+(time.perf_counter) around execute + fetch of the whole statement. Errors, crashes and
+wrong results do not stop the run: they are recorded in the JSON ("problems") and the
+report lists them.
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import time
+
+import psycopg
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def log(msg):
+    print("server_bench: " + msg, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- database
+
+
+class MeasureError(Exception):
+    """A statement failed; str() is the message to report."""
+
+
+class DB:
+    """One autocommit connection; reconnects after the server drops it (a crash)."""
+
+    SESSION = (
+        "SET jit = off",
+        "SET statement_timeout = '900s'",
+        "SET max_parallel_workers_per_gather = 0",
+        "SET client_min_messages = warning",
+    )
+
+    def __init__(self, problems):
+        self.problems = problems
+        self.conn = None
+        self.connect()
+
+    def connect(self):
+        deadline = time.time() + 60
+        while True:
+            try:
+                # prepare_threshold=None: never a server-side prepared statement, so every
+                # statement gets a custom plan in which the bound document is a constant.
+                self.conn = psycopg.connect(autocommit=True, prepare_threshold=None)
+                break
+            except psycopg.OperationalError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(1)
+        for s in self.SESSION:
+            self.conn.execute(s)
+
+    def _run(self, sql, params):
+        with self.conn.cursor() as cur:
+            cur.execute(sql, params)
+            if cur.description is not None:
+                return cur.fetchall()
+            return cur.rowcount
+
+    def run(self, sql, params=None, what=None):
+        """Execute; return rows (or the row count). Raises MeasureError on failure."""
+        try:
+            return self._run(sql, params)
+        except psycopg.Error as e:
+            msg = describe_error(e)
+            if self.conn.closed or isinstance(e, psycopg.OperationalError) and self.conn.broken:
+                msg = "server connection lost (crash?): " + msg
+                self.problems.append("%s: %s" % (what or short_sql(sql), msg))
+                log("connection lost, reconnecting: " + msg)
+                try:
+                    self.conn.close()
+                except Exception:
+                    pass
+                self.connect()
+            raise MeasureError(msg) from None
+
+    def timed(self, sql, params=None, what=None):
+        """(seconds, result) of one execution, client wall time."""
+        t0 = time.perf_counter()
+        r = self.run(sql, params, what)
+        return time.perf_counter() - t0, r
+
+    def one(self, sql, params=None, what=None):
+        return self.run(sql, params, what)[0][0]
+
+    def settings(self, pairs):
+        for k, v in pairs.items():
+            self.run("SET %s = %s" % (k, v))
+
+
+def describe_error(e):
+    diag = getattr(e, "diag", None)
+    state = getattr(e, "sqlstate", None) or ""
+    first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    detail = diag.message_detail if diag is not None and diag.message_detail else ""
+    out = "%s%s" % ("[%s] " % state if state else "", first)
+    if detail:
+        out += " (DETAIL: %s)" % detail
+    return out
+
+
+def short_sql(sql):
+    s = " ".join(sql.split())
+    return s if len(s) <= 90 else s[:87] + "..."
+
+
+def summarize(times):
+    return {"best": min(times), "median": statistics.median(times), "runs": times}
+
+
+# ------------------------------------------------------------------------ calibration
+
+
+def calibrate(db, make_sql, params, target, what, max_n=10_000_000):
+    """Pick N so that one run takes about target seconds; returns (N, seconds at N or None)."""
+    n = 1
+    while True:
+        t, _ = db.timed(make_sql(n), params, what)
+        if t >= target / 5 or n >= max_n:
+            break
+        n = min(max_n, n * max(2, min(1000, int(target / 5 / max(t, 1e-4)) + 1)))
+    if t >= target * 0.7:
+        return n, t          # already long enough: keep this run as the first repetition
+    return max(1, min(max_n, int(round(n * target / t)))), None
+
+
+# ------------------------------------------------------------------------ features
+
+
+def features(db):
+    """Which of the optional fastjson SQL features exist in the installed extension."""
+    q = db.run("""
+        SELECT
+          EXISTS (SELECT 1 FROM pg_operator WHERE oprname = '@>' AND oprleft = 'fastjson'::regtype),
+          EXISTS (SELECT 1 FROM pg_operator WHERE oprname = '=' AND oprleft = 'fastjson'::regtype
+                                               AND oprright = 'fastjson'::regtype),
+          EXISTS (SELECT 1 FROM pg_opclass c JOIN pg_am a ON a.oid = c.opcmethod
+                  WHERE c.opcintype = 'fastjson'::regtype AND c.opcdefault AND a.amname = 'btree'),
+          EXISTS (SELECT 1 FROM pg_opclass c JOIN pg_am a ON a.oid = c.opcmethod
+                  WHERE c.opcintype = 'fastjson'::regtype AND c.opcdefault AND a.amname = 'hash'),
+          EXISTS (SELECT 1 FROM pg_proc WHERE proname = 'fastjson_to_cbor'
+                  AND pronargs >= 1 AND proargtypes[0] = 'fastjson'::regtype
+                  AND pronargs - pronargdefaults <= 1 AND prorettype = 'bytea'::regtype),
+          EXISTS (SELECT 1 FROM pg_proc WHERE proname = 'fastjson_from_cbor'
+                  AND pronargs >= 1 AND proargtypes[0] = 'bytea'::regtype
+                  AND pronargs - pronargdefaults <= 1 AND prorettype = 'fastjson'::regtype)
+    """)[0]
+    f = {"contains": q[0], "eq": q[1], "btree": q[2], "hash": q[3],
+         "to_cbor": q[4], "from_cbor": q[5]}
+    f["group_by_value"] = f["eq"] and (f["btree"] or f["hash"])
+    f["cbor"] = f["to_cbor"] and f["from_cbor"]
+    return f
+
+
+def lz4_available(db):
+    try:
+        db.run("SET default_toast_compression = 'lz4'")
+        db.run("RESET default_toast_compression")
+        return True
+    except MeasureError:
+        return False
+
+
+def cmd_info(args):
+    problems = []
+    db = DB(problems)
+    out = {
+        "version": db.one("SELECT version()"),
+        "server_version": db.one("SHOW server_version"),
+        "simd_kernel": db.one("SELECT fastjson_simd_kernel()"),
+        "kernels": [list(r) for r in db.run("SELECT name, supported, in_use FROM fastjson_simd_kernels()")],
+        "extversion": db.one("SELECT extversion FROM pg_extension WHERE extname = 'fastjson'"),
+        "features": features(db),
+        "lz4": lz4_available(db),
+        "settings": {k: db.one("SHOW " + k) for k in (
+            "shared_buffers", "work_mem", "max_parallel_workers_per_gather", "fsync",
+            "wal_level", "default_toast_compression", "jit", "max_worker_processes")},
+        "problems": problems,
+    }
+    out["settings"]["jit"] += " (the benchmark sets jit = off in its sessions)"
+    write_json(args.out, out)
+
+
+# ------------------------------------------------------------------------ corpus files
+
+
+def corpus_files(args):
+    files = []
+    for name in args.files.split(","):
+        name = name.strip()
+        if not name:
+            continue
+        path = os.path.join(args.corpus, name if name.endswith(".json") else name + ".json")
+        if os.path.isfile(path):
+            files.append((os.path.basename(path)[:-5], path))
+        else:
+            log("corpus file %s is missing; skipped" % path)
+    return files
+
+
+def read_doc(path):
+    with open(path, "rb") as f:
+        raw = f.read()
+    return raw.decode("utf-8"), len(raw)
+
+
+def cmd_jsonb_sizes(args):
+    """One "file.json bytes" line per corpus file: the jsonb datum size (core_bench --jsonb-sizes)."""
+    problems = []
+    db = DB(problems)
+    lines = ["# pg_column_size(doc::jsonb) per corpus file, from the server (%s)" %
+             db.one("SHOW server_version")]
+    for name in sorted(os.listdir(args.corpus)):
+        if not name.endswith(".json"):
+            continue
+        doc, _ = read_doc(os.path.join(args.corpus, name))
+        try:
+            lines.append("%s %d" % (name, db.one("SELECT pg_column_size(%s::text::jsonb)", (doc,))))
+        except MeasureError as e:
+            lines.append("# %s: jsonb rejects it: %s" % (name, e))
+    with open(args.out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+# Section 2 statements. {n} is the repetition count; %s is the document (bound as text).
+IN_SQL = "SELECT count((CASE WHEN g > 0 THEN %s::text END)::{type}) FROM generate_series(1, {n}) g"
+OUT_SQL = ("SELECT sum(octet_length(d::text)) FROM (SELECT %s::text::{type} AS d OFFSET 0) s, "
+           "generate_series(1, {n}) g")
+PHYS_SQL = "SELECT sum(octet_length(t || '')) FROM bench_phys, generate_series(1, {n}) g"
+
+CORPUS_OPS = (
+    ("fastjson_in", IN_SQL.replace("{type}", "fastjson"), True),
+    ("json_in", IN_SQL.replace("{type}", "json"), True),
+    ("jsonb_in", IN_SQL.replace("{type}", "jsonb"), True),
+    ("fastjson_out", OUT_SQL.replace("{type}", "fastjson"), True),
+    ("jsonb_out", OUT_SQL.replace("{type}", "jsonb"), True),
+    ("detoast_copy", PHYS_SQL, False),
+)
+
+
+def walk_plan(node):
+    yield node
+    for child in node.get("Plans", []):
+        yield from walk_plan(child)
+
+
+def explain(db, sql, params=None, analyze=False):
+    opts = "ANALYZE, VERBOSE, FORMAT JSON" if analyze else "VERBOSE, FORMAT JSON"
+    plan = db.one("EXPLAIN (%s) %s" % (opts, sql), params)
+    if isinstance(plan, str):
+        plan = json.loads(plan)
+    return plan[0]["Plan"]
+
+
+def check_corpus_plans(db, problems):
+    """Check on a small document that input runs per row and output runs per row on a
+    value parsed once; returns {op: "ok" | message}."""
+    doc = '{"a":[1,2.50,"x"],"b":{"c":null}}'
+    res = {}
+    db.run("DROP TABLE IF EXISTS bench_phys")
+    db.run("CREATE TABLE bench_phys (t text)")
+    db.run("ALTER TABLE bench_phys ALTER COLUMN t SET STORAGE EXTERNAL")
+    db.run("INSERT INTO bench_phys VALUES (%s)", (doc,))
+    for op, sql, bind in CORPUS_OPS:
+        try:
+            plan = explain(db, sql.format(n=7), (doc,) if bind else None)
+            nodes = list(walk_plan(plan))
+            top = " ".join(plan.get("Output", []))
+            kinds = [x["Node Type"] for x in nodes]
+            if op.endswith("_in"):
+                ok = (kinds == ["Aggregate", "Function Scan"] and "CASE WHEN" in top
+                      and re.search(r"END\)::(fastjson|jsonb?)\)$", top) is not None)
+                why = "the cast of the CASE expression is not evaluated per row"
+            elif op.endswith("_out"):
+                consts = [x for x in nodes if x["Node Type"] == "Result" and
+                          all(re.fullmatch(r"'.*'::(fastjson|jsonb)", o, re.S) for o in x.get("Output", []))]
+                ok = (kinds[0] == "Aggregate" and "Function Scan" in kinds and len(consts) == 1
+                      and re.search(r"\)\)::text\)\)$", top) is not None)
+                why = "the value is not a constant parsed once, or ::text is not evaluated per row"
+            else:
+                ok = (kinds[0] == "Aggregate" and "Function Scan" in kinds and
+                      any(x.get("Relation Name") == "bench_phys" for x in nodes) and "|| ''::text" in top)
+                why = "the concatenation is not evaluated per joined row"
+            res[op] = "ok" if ok else "UNEXPECTED PLAN: %s: %s" % (why, json.dumps(plan)[:600])
+        except MeasureError as e:
+            res[op] = "error: %s" % e
+        if res[op] != "ok":
+            problems.append("plan check %s: %s" % (op, res[op]))
+    # Function-call counts (track_functions = all counts C functions): the fastjson
+    # cast must run N times in the input statement, and in the output statement the
+    # parse at most once (at plan time) and text(fastjson) N times.
+    try:
+        db.run("SET track_functions = 'all'")
+        counts = {}
+        for op in ("fastjson_in", "fastjson_out"):
+            sql = dict((o, s) for o, s, _ in CORPUS_OPS)[op].format(n=7)
+            db.run("BEGIN")
+            try:
+                db.run(sql, (doc,))
+                counts[op] = db.run(
+                    "SELECT pg_stat_get_xact_function_calls('fastjson(text)'::regprocedure),"
+                    "       pg_stat_get_xact_function_calls('text(fastjson)'::regprocedure)")[0]
+            finally:
+                db.run("COMMIT")
+        db.run("RESET track_functions")
+        cin, cout = counts["fastjson_in"], counts["fastjson_out"]
+        ok = (cin[0] == 7 and (cout[0] or 0) <= 1 and cout[1] == 7)
+        res["call_counts"] = ("ok" if ok else "UNEXPECTED") + (
+            " (N=7: input statement: fastjson(text) %s calls; output statement: fastjson(text) %s,"
+            " text(fastjson) %s calls)" % (cin[0], cout[0] or 0, cout[1]))
+        if not ok:
+            problems.append("plan check call counts: " + res["call_counts"])
+    except MeasureError as e:
+        res["call_counts"] = "not checked: %s" % e
+    return res
+
+
+def datum_sizes(db, name, doc, problems, lz4):
+    """pg_column_size of text, jsonb and fastjson: uncompressed (EXTERNAL), pglz, lz4."""
+    out = {}
+    variants = [("external", None), ("pglz", "pglz")] + ([("lz4", "lz4")] if lz4 else [])
+    for label, comp in variants:
+        db.run("DROP TABLE IF EXISTS bench_sizes")
+        db.run("CREATE TABLE bench_sizes (t text, jb jsonb, fj fastjson)")
+        for col in ("t", "jb", "fj"):
+            if comp is None:
+                db.run("ALTER TABLE bench_sizes ALTER COLUMN %s SET STORAGE EXTERNAL" % col)
+            else:
+                db.run("ALTER TABLE bench_sizes ALTER COLUMN %s SET COMPRESSION %s" % (col, comp))
+        row = {}
+        for col, expr in (("text", "%s::text"), ("jsonb", "%s::text::jsonb"), ("fastjson", "%s::text::fastjson")):
+            c = {"text": "t", "jsonb": "jb", "fastjson": "fj"}[col]
+            try:
+                db.run("INSERT INTO bench_sizes (%s) VALUES (%s)" % (c, expr), (doc,))
+                row[col] = db.one("SELECT pg_column_size(%s) FROM bench_sizes WHERE %s IS NOT NULL" % (c, c))
+            except MeasureError as e:
+                row[col] = None
+                problems.append("%s: datum size %s (%s): %s" % (name, col, label, e))
+        out[label] = row
+    db.run("DROP TABLE IF EXISTS bench_sizes")
+    return out
+
+
+def cmd_corpus(args):
+    problems = []
+    db = DB(problems)
+    lz4 = lz4_available(db)
+    out = {"method": {}, "files": [], "problems": problems, "reps": args.reps, "target_s": args.target}
+    log("section 2: plan checks")
+    out["plan_checks"] = check_corpus_plans(db, problems)
+    for name, path in corpus_files(args):
+        doc, size = read_doc(path)
+        log("section 2: %s (%d bytes)" % (name, size))
+        rec = {"file": name, "bytes": size, "ops": {}, "roundtrip": None}
+        # physical baseline: the text in a column with storage external (uncompressed TOAST)
+        db.run("TRUNCATE bench_phys")
+        db.run("INSERT INTO bench_phys VALUES (%s)", (doc,))
+        # correctness: X::fastjson::text::jsonb = X::jsonb (DESIGN §2)
+        try:
+            same = db.one("SELECT %s::text::fastjson::text::jsonb = %s::text::jsonb", (doc, doc))
+            rec["roundtrip"] = "ok" if same else "MISMATCH"
+            if not same:
+                problems.append("%s: X::fastjson::text::jsonb <> X::jsonb" % name)
+        except MeasureError as e:
+            rec["roundtrip"] = "error: %s" % e
+            problems.append("%s: round trip: %s" % (name, e))
+        # calibrate every statement, then interleave the timed repetitions
+        plan = {}
+        for op, sql, bind in CORPUS_OPS:
+            params = (doc,) if bind else None
+            try:
+                db.timed(sql.format(n=1), params, "%s %s" % (name, op))        # warm-up
+                n, first = calibrate(db, lambda k, s=sql: s.format(n=k), params, args.target,
+                                     "%s %s" % (name, op))
+                plan[op] = (n, [first] if first is not None else [])
+            except MeasureError as e:
+                rec["ops"][op] = {"error": str(e)}
+                if op.startswith("fastjson"):
+                    problems.append("%s: %s: %s" % (name, op, e))
+        for rep in range(args.reps):
+            for op, sql, bind in CORPUS_OPS:
+                if op not in plan or len(plan[op][1]) >= args.reps:
+                    continue
+                n, times = plan[op]
+                try:
+                    t, _ = db.timed(sql.format(n=n), (doc,) if bind else None, "%s %s" % (name, op))
+                    times.append(t)
+                except MeasureError as e:
+                    rec["ops"][op] = {"error": str(e)}
+                    del plan[op]
+                    if op.startswith("fastjson"):
+                        problems.append("%s: %s: %s" % (name, op, e))
+        for op, (n, times) in plan.items():
+            s = summarize(times)
+            rec["ops"][op] = {"n": n, "best_s": s["best"], "median_s": s["median"], "runs": times,
+                              "best_mbps": size * n / s["best"] / 1e6,
+                              "median_mbps": size * n / s["median"] / 1e6}
+        rec["sizes"] = datum_sizes(db, name, doc, problems, lz4)
+        out["files"].append(rec)
+    db.run("DROP TABLE IF EXISTS bench_phys")
+    out["method"] = {
+        "fastjson_in": IN_SQL.replace("{type}", "fastjson"),
+        "json_in": IN_SQL.replace("{type}", "json"),
+        "jsonb_in": IN_SQL.replace("{type}", "jsonb"),
+        "fastjson_out": OUT_SQL.replace("{type}", "fastjson"),
+        "jsonb_out": OUT_SQL.replace("{type}", "jsonb"),
+        "detoast_copy": PHYS_SQL,
+    }
+    write_json(args.out, out)
+
+
+# ------------------------------------------------------------------------ event log
+
+COPY_OPTS = "WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')"
+TYPES = ("text", "json", "jsonb", "fastjson")
+
+SERIAL = {"max_parallel_workers_per_gather": "0"}
+PARALLEL = {"max_parallel_workers_per_gather": "2", "parallel_setup_cost": "0",
+            "parallel_tuple_cost": "0", "min_parallel_table_scan_size": "0"}
+
+# key, label, SQL ({t} = table), types, kind ("serial" | "parallel" | "copy"), needs feature
+QUERIES = (
+    ("filter", "`->>` filter: `count(*) WHERE doc->>'type' = 'error'`",
+     "SELECT count(*) FROM {t} WHERE doc->>'type' = 'error'",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("nested", "`#>>` nested: `count(*) WHERE doc #>> '{http,status}' = '500'`",
+     "SELECT count(*) FROM {t} WHERE (doc #>> '{http,status}') = '500'",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("arrow", "`->` then `->>`: `count(*) WHERE doc->'http'->>'method' = 'POST'`",
+     "SELECT count(*) FROM {t} WHERE doc->'http'->>'method' = 'POST'",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("bigint", "`->>` to bigint: `sum((doc->>'id')::bigint)`",
+     "SELECT sum((doc->>'id')::bigint) FROM {t}",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("text_out", "full text output: `sum(octet_length(doc::text))`",
+     "SELECT sum(octet_length(doc::text)) FROM {t}",
+     TYPES, "serial", None),
+    ("copy_out", "full output as a client gets it: `COPY t TO '/dev/null'`",
+     "COPY {t} TO '/dev/null'",
+     TYPES, "serial", None),
+    ("contains", "`@>` filter: `count(*) WHERE doc @> '{\"type\":\"error\"}'`",
+     "SELECT count(*) FROM {t} WHERE doc @> '{\"type\":\"error\"}'",
+     ("jsonb", "fastjson"), "serial", "contains"),
+    ("group_text", "GROUP BY a text field: `doc->>'service', count(*) ... GROUP BY 1`",
+     "SELECT doc->>'service', count(*) FROM {t} GROUP BY 1",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("group_value", "GROUP BY a JSON value: `doc->'service', count(*) ... GROUP BY 1`",
+     "SELECT doc->'service', count(*) FROM {t} GROUP BY 1",
+     ("jsonb", "fastjson"), "serial", "group_by_value"),
+    ("parallel", "`->>` filter, parallel scan with 2 workers",
+     "SELECT count(*) FROM {t} WHERE doc->>'type' = 'error'",
+     ("json", "jsonb", "fastjson"), "parallel", None),
+)
+
+
+def normalize_result(key, rows):
+    """A comparable form of a query result (counts/sums; groups as sorted pairs or counts)."""
+    if isinstance(rows, int):
+        return rows
+    if key == "group_text":
+        return sorted((r[0] if r[0] is not None else "", r[1]) for r in rows)
+    if key == "group_value":
+        return sorted(r[1] for r in rows)
+    return [str(v) for v in rows[0]]
+
+
+def cmd_eventlog(args):
+    problems = []
+    db = DB(problems)
+    feat = features(db)
+    lz4 = lz4_available(db)
+    comps = ["pglz"] + (["lz4"] if lz4 else [])
+    out = {"rows_expected": args.rows, "file_bytes": os.path.getsize(args.file) if os.path.exists(args.file) else None,
+           "reps": args.reps, "lz4": lz4, "features": feat, "copy": {}, "sizes": {}, "queries": {},
+           "checks": {}, "problems": problems}
+    table = lambda comp, typ: "ev_%s_%s" % (comp, typ)
+
+    # COPY: best of reps, the table recreated each time; repetitions interleave the types
+    for comp in comps:
+        times = {t: [] for t in TYPES}
+        failed = {}
+        for rep in range(args.reps):
+            for typ in TYPES:
+                if typ in failed:
+                    continue
+                tab = table(comp, typ)
+                log("section 3: COPY %s (%s) run %d" % (typ, comp, rep + 1))
+                try:
+                    db.run("DROP TABLE IF EXISTS %s" % tab)
+                    db.run("CREATE TABLE %s (doc %s)" % (tab, typ))
+                    db.run("ALTER TABLE %s ALTER COLUMN doc SET COMPRESSION %s" % (tab, comp))
+                    db.run("SET default_toast_compression = '%s'" % comp)
+                    db.run("CHECKPOINT")
+                    t, n = db.timed("COPY %s (doc) FROM '%s' %s" % (tab, args.file, COPY_OPTS),
+                                    what="COPY %s (%s)" % (typ, comp))
+                    times[typ].append(t)
+                    if n != args.rows:
+                        problems.append("COPY %s (%s) loaded %s rows, expected %d" % (typ, comp, n, args.rows))
+                except MeasureError as e:
+                    failed[typ] = str(e)
+                    problems.append("COPY into a %s column (%s): %s" % (typ, comp, e))
+        db.run("RESET default_toast_compression")
+        out["copy"][comp] = {t: ({"error": failed[t]} if t in failed else summarize(times[t])) for t in TYPES}
+        # sizes of the last load
+        sizes = {}
+        for typ in TYPES:
+            if typ in failed:
+                continue
+            tab = table(comp, typ)
+            r = db.run("SELECT pg_total_relation_size('%s'), pg_relation_size('%s'), "
+                       "(SELECT sum(pg_column_size(doc)) FROM %s), (SELECT count(*) FROM %s)"
+                       % (tab, tab, tab, tab))[0]
+            sizes[typ] = {"total": r[0], "heap": r[1], "sum_column": int(r[2] or 0), "rows": r[3]}
+        out["sizes"][comp] = sizes
+        if comp != "pglz":
+            for typ in TYPES:
+                db.run("DROP TABLE IF EXISTS %s" % table(comp, typ))
+
+    # queries on the pglz tables
+    loaded = [t for t in TYPES if "error" not in out["copy"]["pglz"][t]]
+    log("section 3: VACUUM ANALYZE")
+    for typ in loaded:
+        db.run("VACUUM ANALYZE %s" % table("pglz", typ))
+    for key, label, sql, types, kind, need in QUERIES:
+        q = {"label": label, "sql": sql.replace("{t}", "t"), "kind": kind, "types": {}}
+        out["queries"][key] = q
+        for typ in types:
+            if need and typ == "fastjson" and not feat.get(need):
+                q["types"][typ] = {"na": "not implemented"}
+                continue
+            if typ not in loaded:
+                q["types"][typ] = {"error": "table not loaded"}
+                continue
+            tab = table("pglz", typ)
+            stmt = sql.replace("{t}", tab)
+            what = "%s on %s" % (key, typ)
+            log("section 3: %s" % what)
+            rec = {}
+            try:
+                db.settings(PARALLEL if kind == "parallel" else SERIAL)
+                if kind != "copy" and not stmt.startswith("COPY"):
+                    plan = explain(db, stmt)
+                    gathers = [x for x in walk_plan(plan) if x["Node Type"] in ("Gather", "Gather Merge")]
+                    rec["plan"] = " > ".join(x["Node Type"] for x in walk_plan(plan))
+                    if kind == "parallel":
+                        planned = gathers[0].get("Workers Planned") if gathers else 0
+                        if planned != 2:
+                            problems.append("%s: expected a parallel plan with 2 workers, got %s" %
+                                            (what, rec["plan"]))
+                        rec["workers_planned"] = planned
+                    elif gathers:
+                        problems.append("%s: unexpected parallel plan %s" % (what, rec["plan"]))
+                _, res = db.timed(stmt, what=what)                   # warm the cache
+                if kind == "parallel":
+                    a = explain(db, stmt, analyze=True)
+                    g = [x for x in walk_plan(a) if x["Node Type"] in ("Gather", "Gather Merge")]
+                    rec["workers_launched"] = g[0].get("Workers Launched") if g else 0
+                times = []
+                for _ in range(args.reps):
+                    t, res = db.timed(stmt, what=what)
+                    times.append(t)
+                rec.update(summarize(times))
+                rec["result"] = normalize_result(key, res)
+            except MeasureError as e:
+                rec["error"] = str(e)
+                if typ == "fastjson":
+                    problems.append("%s: %s" % (what, e))
+            q["types"][typ] = rec
+        db.settings(SERIAL)
+        # results must agree across types
+        results = {t: r["result"] for t, r in q["types"].items() if "result" in r and key not in ("text_out", "copy_out")}
+        if len(set(json.dumps(v) for v in results.values())) > 1:
+            problems.append("%s: results differ between types: %s" % (key, json.dumps(results)[:400]))
+            q["agree"] = False
+        elif results:
+            q["agree"] = True
+    # parallel results equal serial results
+    ser, par = out["queries"]["filter"]["types"], out["queries"]["parallel"]["types"]
+    for typ in par:
+        if "result" in par[typ] and "result" in ser.get(typ, {}) and par[typ]["result"] != ser[typ]["result"]:
+            problems.append("parallel filter on %s gives %s, serial gives %s" % (typ, par[typ]["result"], ser[typ]["result"]))
+
+    # whole-document check: X::fastjson::text::jsonb = X::jsonb for every row, by an
+    # order-independent hash sum over both tables
+    if "fastjson" in loaded and "jsonb" in loaded:
+        try:
+            a = db.one("SELECT sum(hashtext(doc::text::jsonb::text)::numeric) FROM %s" % table("pglz", "fastjson"))
+            b = db.one("SELECT sum(hashtext(doc::text)::numeric) FROM %s" % table("pglz", "jsonb"))
+            out["checks"]["fastjson_text_vs_jsonb"] = "ok" if a == b else "MISMATCH"
+            if a != b:
+                problems.append("event log: the fastjson rows, output as text and read as jsonb, differ from the jsonb rows")
+        except MeasureError as e:
+            out["checks"]["fastjson_text_vs_jsonb"] = "error: %s" % e
+            problems.append("event log whole-document check: %s" % e)
+    write_json(args.out, out)
+
+
+# ------------------------------------------------------------------------ CBOR
+
+ENC_SQL = ("SELECT sum(octet_length(fastjson_to_cbor(d))) FROM (SELECT %s::text::fastjson AS d OFFSET 0) s, "
+           "generate_series(1, {n}) g")
+DEC_SQL = "SELECT count(fastjson_from_cbor(CASE WHEN g > 0 THEN %s::bytea END)) FROM generate_series(1, {n}) g"
+BASE_ENC_SQL = ("SELECT sum(octet_length(bench_jsonb_to_cbor(d))) FROM (SELECT %s::text::jsonb AS d OFFSET 0) s, "
+                "generate_series(1, {n}) g")
+BASE_DEC_SQL = "SELECT count(bench_cbor_to_jsonb(CASE WHEN g > 0 THEN %s::bytea END)) FROM generate_series(1, {n}) g"
+
+
+def time_op(db, sql, params, reps, target, what, cap_s):
+    n, first = calibrate(db, lambda k: sql.format(n=k), params, target, what)
+    times = [first] if first is not None else []
+    # slow statements (the PL/pgSQL baseline) get fewer repetitions, about cap_s in all
+    want = reps if first is None else max(1, min(reps, int(cap_s / first)))
+    while len(times) < want:
+        t, _ = db.timed(sql.format(n=n), params, what)
+        times.append(t)
+    s = summarize(times)
+    return {"n": n, "best_s": s["best"], "median_s": s["median"], "runs": times}
+
+
+def cmd_cbor(args):
+    problems = []
+    db = DB(problems)
+    feat = features(db)
+    out = {"features": feat, "files": [], "problems": problems, "reps": args.reps}
+    if not feat["cbor"]:
+        out["na"] = "not implemented (fastjson_to_cbor(fastjson) -> bytea: %s; fastjson_from_cbor(bytea) -> fastjson: %s)" % (
+            "present" if feat["to_cbor"] else "missing", "present" if feat["from_cbor"] else "missing")
+        write_json(args.out, out)
+        return
+    with open(os.path.join(HERE, "cbor_baseline.sql")) as f:
+        db.run(f.read())
+    for name, path in corpus_files(args):
+        doc, size = read_doc(path)
+        log("section 4: %s" % name)
+        rec = {"file": name, "bytes": size, "ops": {}}
+        out["files"].append(rec)
+        try:
+            cbor = db.one("SELECT fastjson_to_cbor(%s::text::fastjson)", (doc,))
+            rec["cbor_bytes"] = len(cbor)
+            rec["minified_bytes"] = db.one("SELECT octet_length(%s::text::fastjson::text)", (doc,))
+        except MeasureError as e:
+            rec["error"] = str(e)
+            problems.append("%s: fastjson_to_cbor: %s" % (name, e))
+            continue
+        checks = {}
+        for label, sql, params in (
+                ("fastjson round trip", "SELECT fastjson_from_cbor(fastjson_to_cbor(%s::text::fastjson))::jsonb = %s::text::jsonb", (doc, doc)),
+                ("independent decoder", "SELECT bench_cbor_to_jsonb(%s::bytea) = %s::text::jsonb", (cbor, doc))):
+            try:
+                ok = db.one(sql, params)
+                checks[label] = "ok" if ok else "MISMATCH"
+                if not ok:
+                    problems.append("%s: CBOR %s: the value differs from X::jsonb" % (name, label))
+            except MeasureError as e:
+                checks[label] = "error: %s" % e
+                problems.append("%s: CBOR %s: %s" % (name, label, e))
+        rec["checks"] = checks
+        for op, sql, params, cap in (("encode", ENC_SQL, (doc,), 3 * args.target),
+                                     ("decode", DEC_SQL, (cbor,), 3 * args.target),
+                                     ("sql_encode", BASE_ENC_SQL, (doc,), args.baseline_cap),
+                                     ("sql_decode", BASE_DEC_SQL, (cbor,), args.baseline_cap)):
+            try:
+                db.timed(sql.format(n=1), params, "%s %s" % (name, op)) if not op.startswith("sql") else None
+                r = time_op(db, sql, params, args.reps, args.target, "%s %s" % (name, op), cap)
+                r["best_mbps"] = size * r["n"] / r["best_s"] / 1e6
+                r["median_mbps"] = size * r["n"] / r["median_s"] / 1e6
+                rec["ops"][op] = r
+            except MeasureError as e:
+                rec["ops"][op] = {"error": str(e)}
+                if not op.startswith("sql"):
+                    problems.append("%s: CBOR %s: %s" % (name, op, e))
+    write_json(args.out, out)
+
+
+# ------------------------------------------------------------------------ main
+
+
+def write_json(path, obj):
+    with open(path, "w") as f:
+        json.dump(obj, f, indent=1, default=str)
+        f.write("\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("info")
+    p.add_argument("--out", required=True)
+    p = sub.add_parser("jsonb-sizes")
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--out", required=True)
+    for c in ("corpus", "cbor"):
+        p = sub.add_parser(c)
+        p.add_argument("--corpus", required=True)
+        p.add_argument("--files", required=True, help="comma-separated corpus file names")
+        p.add_argument("--reps", type=int, default=3)
+        p.add_argument("--target", type=float, default=0.5, help="seconds per timed run")
+        p.add_argument("--baseline-cap", type=float, default=4.0,
+                       help="about this many seconds per slow PL/pgSQL baseline statement")
+        p.add_argument("--out", required=True)
+    p = sub.add_parser("eventlog")
+    p.add_argument("--file", required=True, help="NDJSON file the server can read")
+    p.add_argument("--rows", type=int, required=True)
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--out", required=True)
+    args = ap.parse_args()
+    {"info": cmd_info, "jsonb-sizes": cmd_jsonb_sizes, "corpus": cmd_corpus,
+     "eventlog": cmd_eventlog, "cbor": cmd_cbor}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()
