@@ -8,6 +8,7 @@
 #include "fj_core.h"
 #include "tape.h"
 #include "utf8.h"
+#include "tape_builder.h"
 #include "simd/kernel.h"
 
 #define BAD(msg) fj_fail(err, FJ_ERR_TAPE, msg, (size_t) (p - tape))
@@ -50,61 +51,6 @@ grow_array(const fj_allocator *a, void **arr, size_t *cap, size_t n, size_t sz)
 	*arr = p;
 	*cap = newcap;
 	return true;
-}
-
-/*
- * Whether s[0..len) is a JSON number in the RFC 8259 grammar; *int64 tells
- * whether it is an integer the parser would have stored as UINT/NINT.
- */
-static bool
-number_text_ok(const uint8_t *s, size_t len, bool *int64)
-{
-	const uint8_t *p = s,
-			   *end = s + len,
-			   *digits,
-			   *t;
-	bool		neg = false,
-				integer = true;
-	uint64_t	v = 0;
-
-	if (p < end && *p == '-')
-	{
-		neg = true;
-		p++;
-	}
-	digits = p;
-	if (p < end && *p == '0')
-		p++;
-	else if (p < end && *p >= '1' && *p <= '9')
-		while (p < end && *p >= '0' && *p <= '9')
-			v = v * 10 + (unsigned) (*p++ - '0');
-	else
-		return false;
-	if ((size_t) (p - digits) > 19)
-		integer = false;
-	if (p < end && *p == '.')
-	{
-		t = ++p;
-		while (p < end && *p >= '0' && *p <= '9')
-			p++;
-		if (p == t)
-			return false;
-		integer = false;
-	}
-	if (p < end && (*p == 'e' || *p == 'E'))
-	{
-		p++;
-		if (p < end && (*p == '+' || *p == '-'))
-			p++;
-		t = p;
-		while (p < end && *p >= '0' && *p <= '9')
-			p++;
-		if (p == t)
-			return false;
-		integer = false;
-	}
-	*int64 = integer && (neg ? v != 0 && v <= (uint64_t) INT64_MAX + 1 : v <= (uint64_t) INT64_MAX);
-	return p == end;
 }
 
 /*
@@ -263,7 +209,7 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 							goto out;
 						}
 					}
-					else if (!number_text_ok(p + 1 + extra, n, &int64))
+					else if (!fj_number_parse(p + 1 + extra, n, &int64, NULL))
 					{
 						rc = BAD("Number text is not a JSON number.");
 						goto out;

@@ -3,6 +3,7 @@
  * writer, errors and their offsets, limits, and the tape validator.
  */
 #include "harness.h"
+#include "../src/tape_builder.h"
 
 #include <stdint.h>
 
@@ -540,6 +541,67 @@ test_validator(void)
 	}
 }
 
+/* The builder gives exactly the tape the parser gives for the same document. */
+static void
+test_builder(void)
+{
+	const char *json = "{\"a\":[1,-2,\"x\",null,true,1.50],\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,"
+		"\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"a\":{\"nested\":[]}}";
+	size_t		len,
+				i;
+	uint8_t    *want = parse(json, &len, NULL);
+	fj_builder	b;
+	fj_buf		out;
+	char		key[8];
+
+	fj_builder_init(&b, NULL, 3);
+	fj_builder_begin_object(&b);
+	fj_builder_key(&b, "a", 1);
+	fj_builder_begin_array(&b);
+	fj_builder_int(&b, 1);
+	fj_builder_int(&b, -2);
+	fj_builder_string(&b, "x", 1);
+	fj_builder_null(&b);
+	fj_builder_bool(&b, true);
+	CHECK(fj_builder_number(&b, "1.50", 4));
+	fj_builder_end(&b);
+	for (i = 1; i <= 8; i++)
+	{
+		sprintf(key, "k%zu", i);
+		fj_builder_key(&b, key, strlen(key));
+		CHECK(fj_builder_number(&b, key + 1, 1));	/* "1".."8" become integers */
+	}
+	fj_builder_key(&b, "a", 1);
+	{
+		/* copy a subtree of another tape */
+		size_t		n;
+		uint8_t    *other = parse("{\"nested\":[]}", &n, NULL);
+
+		fj_builder_value(&b, other + FJ_TAPE_HEADER);
+		free(other);
+	}
+	fj_builder_end(&b);
+	CHECK(fj_builder_finish(&b, &out) == FJ_OK);
+	CHECK(out.len == len + 3 && memcmp(out.data + 3, want, len) == 0);
+	fj_buf_release(&fj_malloc_allocator, &out);
+	free(want);
+
+	/* misuse is reported, not written */
+	fj_builder_init(&b, NULL, 0);
+	fj_builder_begin_object(&b);
+	fj_builder_int(&b, 1);		/* a value where a key belongs */
+	CHECK(fj_builder_finish(&b, &out) == FJ_ERR_TAPE && out.data == NULL);
+	fj_builder_init(&b, NULL, 0);
+	fj_builder_begin_array(&b);
+	CHECK(fj_builder_finish(&b, &out) == FJ_ERR_TAPE);	/* unclosed */
+	fj_builder_init(&b, NULL, 0);
+	CHECK(!fj_builder_number(&b, "01", 2));
+	CHECK(!fj_builder_number(&b, "1.", 2));
+	CHECK(fj_builder_number(&b, "-0", 2));
+	CHECK(fj_builder_finish(&b, &out) == FJ_OK && out.data[2] == FJ_TAG(FJ_NUMBER, 2));
+	fj_buf_release(&fj_malloc_allocator, &out);
+}
+
 static void
 test_kernels_listed(void)
 {
@@ -563,6 +625,7 @@ main(void)
 	test_lookup();
 	test_limits();
 	test_validator();
+	test_builder();
 	test_kernels_listed();
 	return t_summary("test_core");
 }

@@ -1,0 +1,63 @@
+/*
+ * tape_builder.h — build a tape value by value: for functions that make new
+ * documents (editing, construction, aggregation, CBOR decoding). Values and
+ * whole subtrees of existing tapes are copied in as they are (subtrees are
+ * position-independent). Errors are sticky: check fj_builder_finish's result.
+ */
+#ifndef FJ_TAPE_BUILDER_H
+#define FJ_TAPE_BUILDER_H
+
+#include "fj_core.h"
+#include "tape.h"
+
+typedef struct fj_builder_frame
+{
+	uint32_t	hdr;			/* tape offset of the container's reserved header */
+	uint32_t	count;			/* members so far */
+	uint32_t	type;			/* FJ_ARRAY or FJ_OBJECT */
+	uint32_t	keys;			/* index in the key stack of this object's first key */
+} fj_builder_frame;
+
+typedef struct fj_builder
+{
+	const fj_allocator *a;
+	fj_buf		buf;			/* prefix, tape header, values so far */
+	fj_builder_frame *frames;
+	uint32_t	depth,
+				frames_cap;
+	uint32_t   *keys;			/* tape offsets of the keys of open objects */
+	uint32_t	nkeys,
+				keys_cap;
+	size_t		max_size;		/* 0: no limit */
+	fj_code		error;
+	bool		want_key;		/* an object member's key comes next */
+	bool		root_done;
+} fj_builder;
+
+/* Start a tape after prefix reserved bytes (a varlena header, say). */
+void		fj_builder_init(fj_builder *b, const fj_allocator *a, size_t prefix);
+void		fj_builder_begin_array(fj_builder *b);
+void		fj_builder_begin_object(fj_builder *b);
+/* Close the innermost container. */
+void		fj_builder_end(fj_builder *b);
+/* The key of the next object member (valid UTF-8). */
+void		fj_builder_key(fj_builder *b, const char *key, size_t len);
+/* Copy a value (scalar or whole container) of a valid tape. */
+void		fj_builder_value(fj_builder *b, const uint8_t *v);
+void		fj_builder_null(fj_builder *b);
+void		fj_builder_bool(fj_builder *b, bool v);
+void		fj_builder_int(fj_builder *b, int64_t v);
+/* A string value (valid UTF-8). */
+void		fj_builder_string(fj_builder *b, const char *s, size_t len);
+/* A number given as JSON number text; false (and nothing added) if it is not one. */
+bool		fj_builder_number(fj_builder *b, const char *s, size_t len);
+/*
+ * Finish: out gets the prefix, then the tape (header and the one root value);
+ * FJ_OK, or the first error. The builder's memory is released either way.
+ */
+fj_code		fj_builder_finish(fj_builder *b, fj_buf *out);
+
+/* Whether s[0..len) is a JSON number; *int64 tells whether it is an integer that fits int64 (value in *v). */
+bool		fj_number_parse(const uint8_t *s, size_t len, bool *int64, int64_t *v);
+
+#endif							/* FJ_TAPE_BUILDER_H */
