@@ -16,10 +16,10 @@ PGFILEDESC = "fastjson - fast JSON type"
 CORE_OBJS = src/parser.o src/tape_builder.o src/tape_reader.o src/tape_validator.o \
 	src/text_writer.o src/utf8.o \
 	src/simd/scalar.o src/simd/avx2.o src/simd/avx512.o src/simd/neon.o
-SQL_OBJS = src/fastjson_module.o src/fastjson_io.o src/fastjson_extract.o src/fastjson_ndjson.o
+SQL_OBJS = src/fastjson_module.o src/fastjson_io.o src/fastjson_extract.o src/fastjson_ndjson.o src/fastjson_edit.o
 OBJS = $(CORE_OBJS) $(SQL_OBJS)
 
-REGRESS = io errors extract ndjson kernels binary_copy
+REGRESS = io errors extract ndjson kernels binary_copy edit
 REGRESS_OPTS = --load-extension=fastjson
 
 PG_CONFIG ?= pg_config

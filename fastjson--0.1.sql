@@ -16,6 +16,10 @@ CREATE FUNCTION fastjson_recv(internal) RETURNS fastjson
 CREATE FUNCTION fastjson_send(fastjson) RETURNS bytea
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+-- doc['key'][0] reads like #>; assignment through subscripts follows jsonb.
+CREATE FUNCTION fastjson_subscript_handler(internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 -- The tape is read with unaligned loads, so short (1-byte header) values
 -- are used in place; the tape compresses well, so it is stored extended.
 CREATE TYPE fastjson (
@@ -26,6 +30,7 @@ CREATE TYPE fastjson (
 	INTERNALLENGTH = VARIABLE,
 	ALIGNMENT = int4,
 	STORAGE = extended,
+	SUBSCRIPT = fastjson_subscript_handler,
 	CATEGORY = 'U'
 );
 
@@ -94,6 +99,29 @@ CREATE OPERATOR -> (LEFTARG = fastjson, RIGHTARG = integer, FUNCTION = fastjson_
 CREATE OPERATOR ->> (LEFTARG = fastjson, RIGHTARG = integer, FUNCTION = fastjson_array_element_text);
 CREATE OPERATOR #> (LEFTARG = fastjson, RIGHTARG = text[], FUNCTION = fastjson_extract_path_op);
 CREATE OPERATOR #>> (LEFTARG = fastjson, RIGHTARG = text[], FUNCTION = fastjson_extract_path_text_op);
+
+-- --------------------------------------------------------------- editing
+
+CREATE FUNCTION fastjson_concat(fastjson, fastjson) RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson_delete(fastjson, text) RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson_delete(fastjson, VARIADIC text[]) RETURNS fastjson
+	AS 'MODULE_PATHNAME', 'fastjson_delete_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson_delete(fastjson, integer) RETURNS fastjson
+	AS 'MODULE_PATHNAME', 'fastjson_delete_idx' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson_delete_path(fastjson, text[]) RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson_set(fastjson, text[], fastjson, create_if_missing boolean DEFAULT true) RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson_insert(fastjson, text[], fastjson, insert_after boolean DEFAULT false) RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR || (LEFTARG = fastjson, RIGHTARG = fastjson, FUNCTION = fastjson_concat);
+CREATE OPERATOR - (LEFTARG = fastjson, RIGHTARG = text, FUNCTION = fastjson_delete);
+CREATE OPERATOR - (LEFTARG = fastjson, RIGHTARG = text[], FUNCTION = fastjson_delete);
+CREATE OPERATOR - (LEFTARG = fastjson, RIGHTARG = integer, FUNCTION = fastjson_delete);
+CREATE OPERATOR #- (LEFTARG = fastjson, RIGHTARG = text[], FUNCTION = fastjson_delete_path);
 
 CREATE FUNCTION fastjson_typeof(fastjson) RETURNS text
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

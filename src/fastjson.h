@@ -13,6 +13,7 @@
 
 #include "fj_core.h"
 #include "tape.h"
+#include "tape_builder.h"
 
 typedef struct varlena Fastjson;
 
@@ -43,6 +44,10 @@ char	   *fastjson_value_to_cstring(const uint8_t *v, size_t *len);
 text	   *fastjson_value_to_text(const uint8_t *v);
 /* A new datum holding a copy of the tape value v. */
 Fastjson   *fastjson_from_value(const uint8_t *v);
+/* Start a builder for a new datum (palloc, varlena header reserved). */
+void		fastjson_builder_init(fj_builder *b);
+/* Finish a builder into a datum; reports its error, if any, with ereport. */
+Fastjson   *fastjson_builder_finish(fj_builder *b);
 /* ereport a core error from parsing json[0..len) (never returns). */
 void		fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
 			pg_attribute_noreturn();

@@ -126,13 +126,25 @@ fastjson_object_field_text(PG_FUNCTION_ARGS)
 
 PG_FUNCTION_INFO_V1(fastjson_array_element);
 
+/*
+ * Element i of the root array. As jsonb does, a scalar root counts as a
+ * one-element array here (jsonb stores it so): index 0 or -1 gives it.
+ */
+static const uint8_t *
+root_element(const uint8_t *root, int32 i)
+{
+	if (FJ_TYPE(root[0]) != FJ_ARRAY && FJ_TYPE(root[0]) != FJ_OBJECT)
+		return i == 0 || i == -1 ? root : NULL;
+	return fj_array_get(root, i);
+}
+
 /* doc -> n */
 Datum
 fastjson_array_element(PG_FUNCTION_ARGS)
 {
 	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
 	int32		i = PG_GETARG_INT32(1);
-	const uint8_t *v = fj_array_get(FJ_ROOT(d), i);
+	const uint8_t *v = root_element(FJ_ROOT(d), i);
 
 	if (!v)
 		PG_RETURN_NULL();
@@ -147,7 +159,7 @@ fastjson_array_element_text(PG_FUNCTION_ARGS)
 {
 	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
 	int32		i = PG_GETARG_INT32(1);
-	const uint8_t *v = fj_array_get(FJ_ROOT(d), i);
+	const uint8_t *v = root_element(FJ_ROOT(d), i);
 	text	   *t;
 
 	if (!v || !(t = value_as_text(v)))

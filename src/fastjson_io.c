@@ -206,6 +206,30 @@ fastjson_from_value(const uint8_t *v)
 	return d;
 }
 
+void
+fastjson_builder_init(fj_builder *b)
+{
+	fj_builder_init(b, &fastjson_palloc_allocator, VARHDRSZ);
+	b->max_size = MaxAllocSize;
+}
+
+Fastjson *
+fastjson_builder_finish(fj_builder *b)
+{
+	fj_buf		out;
+	fj_code		rc = fj_builder_finish(b, &out);
+
+	if (rc == FJ_ERR_TOO_BIG)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("fastjson document is too large"),
+				 errdetail("The result would exceed the maximum of %zu bytes.", (size_t) MaxAllocSize)));
+	if (rc != FJ_OK)
+		elog(ERROR, "fastjson builder failed (code %d)", (int) rc);
+	SET_VARSIZE(out.data, out.len);
+	return (Fastjson *) out.data;
+}
+
 /* ------------------------------------------------------- type functions */
 
 PG_FUNCTION_INFO_V1(fastjson_in);

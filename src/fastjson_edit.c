@@ -1,0 +1,850 @@
+/*
+ * fastjson_edit.c — functions that make an edited copy of a document:
+ * || (concatenation), - (delete a key, keys or an index), #- (delete a
+ * path), fastjson_set, fastjson_insert and subscript assignment. Each gives
+ * the same answer as its jsonb twin, compared as jsonb; members that are not
+ * touched keep their order, spelling and duplicates, and the new document is
+ * written with the tape builder, copying untouched subtrees whole.
+ *
+ * Where an object has duplicate keys only the last is operative (as in
+ * jsonb, which keeps the last); an edit of a key therefore drops the earlier,
+ * inoperative duplicates of that key, so that none of them can resurface.
+ */
+#include "fastjson.h"
+
+#include <limits.h>
+
+#include "catalog/pg_type.h"
+#include "common/string.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+/* What setPath does, as jsonb's JB_PATH_* flags. */
+#define PATH_CREATE 0x0001
+#define PATH_DELETE 0x0002
+#define PATH_REPLACE 0x0004
+#define PATH_INSERT_BEFORE 0x0008
+#define PATH_INSERT_AFTER 0x0010
+#define PATH_CREATE_OR_INSERT (PATH_CREATE | PATH_INSERT_BEFORE | PATH_INSERT_AFTER)
+#define PATH_FILL_GAPS 0x0020
+#define PATH_CONSISTENT_POSITION 0x0040
+
+/* A path: text elements (NULLs allowed) and the value to put at its end. */
+typedef struct edit_path
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int			len;
+	const uint8_t *newval;		/* NULL: a JSON null */
+	int			op;
+} edit_path;
+
+static void set_path(fj_builder *b, const uint8_t *v, edit_path *p, int level);
+
+static inline bool
+is_container(const uint8_t *v)
+{
+	return FJ_TYPE(v[0]) == FJ_ARRAY || FJ_TYPE(v[0]) == FJ_OBJECT;
+}
+
+/* Members of an object in order: key, value. */
+#define FOREACH_MEMBER(obj, key, klen, val) \
+	for (const uint8_t *p_ = fj_container_members(obj), *e_ = fj_container_members_end(obj); \
+		 p_ < e_ && ((klen = fj_text(p_, &key)), (val = key + klen), true); \
+		 p_ = val + fj_value_size(val))
+
+static inline bool
+key_is(const uint8_t *k, uint32_t klen, const char *s, size_t len)
+{
+	return klen == len && memcmp(k, s, len) == 0;
+}
+
+static void
+put_newval(fj_builder *b, const uint8_t *v)
+{
+	if (v)
+		fj_builder_value(b, v);
+	else
+		fj_builder_null(b);
+}
+
+/* Path element i as a C string (palloc'd). */
+static char *
+path_cstring(edit_path *p, int i)
+{
+	return TextDatumGetCString(p->elems[i]);
+}
+
+/* Parse a path element as an array index the way jsonb's setPath does. */
+static bool
+path_int(const char *c, int *out)
+{
+	char	   *badp;
+
+	errno = 0;
+	*out = strtoint(c, &badp, 10);
+	return !(badp == c || *badp != '\0' || errno != 0);
+}
+
+static void
+push_nulls(fj_builder *b, int n)
+{
+	while (n-- > 0)
+		fj_builder_null(b);
+}
+
+/*
+ * Create the containers the rest of the path names (levels level+1 ..), put
+ * the new value at its end and close all but the container at level, as
+ * jsonb's push_path does for subscript assignment into missing paths.
+ */
+static void
+push_path(fj_builder *b, edit_path *p, int level)
+{
+	char	   *types = palloc0(p->len - level);
+	int			i;
+
+	for (i = level + 1; i < p->len; i++)
+	{
+		char	   *c;
+		int			idx;
+
+		if (p->nulls[i])
+			break;
+		c = path_cstring(p, i);
+		if (!path_int(c, &idx))
+		{
+			fj_builder_begin_object(b);
+			fj_builder_key(b, c, strlen(c));
+			types[i - level] = 'o';
+		}
+		else
+		{
+			fj_builder_begin_array(b);
+			push_nulls(b, idx);
+			types[i - level] = 'a';
+		}
+	}
+	put_newval(b, p->newval);
+	for (i = p->len - 1; i > level; i--)
+	{
+		if (p->nulls[i])
+			break;
+		fj_builder_end(b);
+	}
+	pfree(types);
+}
+
+/* The object at level: jsonb's setPathObject. */
+static void
+set_path_object(fj_builder *b, const uint8_t *obj, edit_path *p, int level)
+{
+	text	   *pathelem = NULL;
+	const char *want = NULL;
+	size_t		wantlen = 0;
+	const uint8_t *target = NULL;
+	bool		done = false;
+	const uint8_t *k,
+			   *val;
+	uint32_t	klen;
+
+	if (level >= p->len || p->nulls[level])
+		done = true;
+	else
+	{
+		pathelem = DatumGetTextPP(p->elems[level]);
+		want = VARDATA_ANY(pathelem);
+		wantlen = VARSIZE_ANY_EXHDR(pathelem);
+		/* the operative (last) member with the path's key */
+		FOREACH_MEMBER(obj, k, klen, val)
+			if (key_is(k, klen, want, wantlen))
+			target = k;
+	}
+
+	fj_builder_begin_object(b);
+	FOREACH_MEMBER(obj, k, klen, val)
+	{
+		if (!done && key_is(k, klen, want, wantlen))
+		{
+			if (k != target)
+				continue;		/* an inoperative duplicate of the edited key */
+			done = true;
+			if (level == p->len - 1)
+			{
+				if (p->op & (PATH_INSERT_BEFORE | PATH_INSERT_AFTER))
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("cannot replace existing key"),
+							 errhint("Try using the function fastjson_set to replace key value.")));
+				if (!(p->op & PATH_DELETE))
+				{
+					fj_builder_key(b, (const char *) k, klen);
+					put_newval(b, p->newval);
+				}
+			}
+			else
+			{
+				fj_builder_key(b, (const char *) k, klen);
+				set_path(b, val, p, level + 1);
+			}
+			continue;
+		}
+		fj_builder_key(b, (const char *) k, klen);
+		fj_builder_value(b, val);
+	}
+	if (!done && (p->op & PATH_CREATE_OR_INSERT) && level == p->len - 1)
+	{
+		/* not found: add it (jsonb's order of keys is its own; ours keeps the document's) */
+		fj_builder_key(b, want, wantlen);
+		put_newval(b, p->newval);
+		done = true;
+	}
+	if (!done && (p->op & PATH_FILL_GAPS) && level < p->len - 1)
+	{
+		fj_builder_key(b, want, wantlen);
+		push_path(b, p, level);
+	}
+	fj_builder_end(b);
+}
+
+/* The array at level: jsonb's setPathArray. */
+static void
+set_path_array(fj_builder *b, const uint8_t *arr, edit_path *p, int level)
+{
+	int			nelems = (int) fj_container_count(arr);
+	int			idx,
+				i;
+	bool		done = false;
+	const uint8_t *e = fj_container_members(arr);
+
+	if (level < p->len && !p->nulls[level])
+	{
+		char	   *c = path_cstring(p, level);
+
+		if (!path_int(c, &idx))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("path element at position %d is not an integer: \"%s\"", level + 1, c)));
+	}
+	else
+		idx = nelems;
+
+	if (idx < 0)
+	{
+		if (-idx > nelems)
+		{
+			if (p->op & PATH_CONSISTENT_POSITION)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("path element at position %d is out of range: %d", level + 1, idx)));
+			idx = INT_MIN;
+		}
+		else
+			idx = nelems + idx;
+	}
+	if (!(p->op & PATH_FILL_GAPS) && idx > 0 && idx > nelems)
+		idx = nelems;
+
+	fj_builder_begin_array(b);
+	if ((idx == INT_MIN || nelems == 0) && level == p->len - 1 && (p->op & PATH_CREATE_OR_INSERT))
+	{
+		if ((p->op & PATH_FILL_GAPS) && nelems == 0 && idx > 0)
+			push_nulls(b, idx);
+		put_newval(b, p->newval);
+		done = true;
+	}
+	for (i = 0; i < nelems; i++, e += fj_value_size(e))
+	{
+		if (i == idx && level < p->len)
+		{
+			done = true;
+			if (level == p->len - 1)
+			{
+				if (p->op & (PATH_INSERT_BEFORE | PATH_CREATE))
+					put_newval(b, p->newval);
+				if (p->op & (PATH_INSERT_AFTER | PATH_INSERT_BEFORE))
+					fj_builder_value(b, e);
+				if (p->op & (PATH_INSERT_AFTER | PATH_REPLACE))
+					put_newval(b, p->newval);
+			}
+			else
+				set_path(b, e, p, level + 1);
+		}
+		else
+			fj_builder_value(b, e);
+	}
+	if ((p->op & PATH_CREATE_OR_INSERT) && !done && level == p->len - 1)
+	{
+		if ((p->op & PATH_FILL_GAPS) && idx > nelems)
+			push_nulls(b, idx - nelems);
+		put_newval(b, p->newval);
+		done = true;
+	}
+	if (!done && (p->op & PATH_FILL_GAPS) && level < p->len - 1)
+	{
+		if (idx > 0)
+			push_nulls(b, idx - nelems);
+		push_path(b, p, level);
+	}
+	fj_builder_end(b);
+}
+
+/* jsonb's setPath: write v with the path edit applied from level on. */
+static void
+set_path(fj_builder *b, const uint8_t *v, edit_path *p, int level)
+{
+	check_stack_depth();
+	CHECK_FOR_INTERRUPTS();
+	if (p->nulls[level])
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("path element at position %d is null", level + 1)));
+	if (FJ_TYPE(v[0]) == FJ_ARRAY)
+		set_path_array(b, v, p, level);
+	else if (FJ_TYPE(v[0]) == FJ_OBJECT)
+		set_path_object(b, v, p, level);
+	else
+	{
+		if ((p->op & PATH_FILL_GAPS) && level <= p->len - 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("cannot replace existing key"),
+					 errdetail("The path assumes key is a composite object, but it is a scalar value.")));
+		fj_builder_value(b, v);
+	}
+}
+
+/* Apply a path edit to the root of d; a new datum. */
+static Fastjson *
+edit_root(Fastjson *d, ArrayType *path, const uint8_t *newval, int op)
+{
+	edit_path	p;
+	fj_builder	b;
+
+	deconstruct_array(path, TEXTOID, -1, false, TYPALIGN_INT, &p.elems, &p.nulls, &p.len);
+	p.newval = newval;
+	p.op = op;
+	fastjson_builder_init(&b);
+	set_path(&b, FJ_ROOT(d), &p, 0);
+	return fastjson_builder_finish(&b);
+}
+
+/* A copy of a datum (results must not alias detoasted inputs' memory by accident). */
+static Fastjson *
+copy_datum(Fastjson *d)
+{
+	return fastjson_from_value(FJ_ROOT(d));
+}
+
+/* ------------------------------------------------------------- SQL functions */
+
+PG_FUNCTION_INFO_V1(fastjson_set);
+
+/* fastjson_set(doc, path, new_value, create_if_missing): jsonb_set. */
+Datum
+fastjson_set(PG_FUNCTION_ARGS)
+{
+	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
+	Fastjson   *newval = PG_GETARG_FASTJSON_P(2);
+	bool		create = PG_GETARG_BOOL(3);
+	const uint8_t *root = FJ_ROOT(d);
+
+	if (!is_container(root))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot set path in scalar")));
+	if ((fj_container_count(root) == 0 && !create) || ARR_NDIM(path) == 0 ||
+		ArrayGetNItems(ARR_NDIM(path), ARR_DIMS(path)) == 0)
+		PG_RETURN_FASTJSON_P(copy_datum(d));
+	PG_RETURN_FASTJSON_P(edit_root(d, path, FJ_ROOT(newval), create ? PATH_CREATE : PATH_REPLACE));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_insert);
+
+/* fastjson_insert(doc, path, new_value, insert_after): jsonb_insert. */
+Datum
+fastjson_insert(PG_FUNCTION_ARGS)
+{
+	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
+	Fastjson   *newval = PG_GETARG_FASTJSON_P(2);
+	bool		after = PG_GETARG_BOOL(3);
+
+	if (!is_container(FJ_ROOT(d)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot set path in scalar")));
+	if (ARR_NDIM(path) == 0 || ArrayGetNItems(ARR_NDIM(path), ARR_DIMS(path)) == 0)
+		PG_RETURN_FASTJSON_P(copy_datum(d));
+	PG_RETURN_FASTJSON_P(edit_root(d, path, FJ_ROOT(newval),
+								   after ? PATH_INSERT_AFTER : PATH_INSERT_BEFORE));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_delete_path);
+
+/* doc #- path: jsonb_delete_path. */
+Datum
+fastjson_delete_path(PG_FUNCTION_ARGS)
+{
+	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
+	const uint8_t *root = FJ_ROOT(d);
+
+	if (!is_container(root))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot delete path in scalar")));
+	if (fj_container_count(root) == 0 || ARR_NDIM(path) == 0 ||
+		ArrayGetNItems(ARR_NDIM(path), ARR_DIMS(path)) == 0)
+		PG_RETURN_FASTJSON_P(copy_datum(d));
+	PG_RETURN_FASTJSON_P(edit_root(d, path, NULL, PATH_DELETE));
+}
+
+/* Whether key[0..klen) is one of the non-null texts in keys[0..n). */
+static bool
+in_keys(const uint8_t *key, uint32_t klen, Datum *keys, bool *nulls, int n)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		text	   *t;
+
+		if (nulls[i])
+			continue;
+		t = DatumGetTextPP(keys[i]);
+		if (key_is(key, klen, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)))
+			return true;
+	}
+	return false;
+}
+
+/* Remove the given keys from an object, or string elements from an array. */
+static Fastjson *
+delete_keys(Fastjson *d, Datum *keys, bool *nulls, int n)
+{
+	const uint8_t *root = FJ_ROOT(d);
+	fj_builder	b;
+
+	if (!is_container(root))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot delete from scalar")));
+	if (fj_container_count(root) == 0 || n == 0)
+		return copy_datum(d);
+	fastjson_builder_init(&b);
+	if (FJ_TYPE(root[0]) == FJ_OBJECT)
+	{
+		const uint8_t *k,
+				   *val;
+		uint32_t	klen;
+
+		fj_builder_begin_object(&b);
+		FOREACH_MEMBER(root, k, klen, val)
+		{
+			if (in_keys(k, klen, keys, nulls, n))
+				continue;
+			fj_builder_key(&b, (const char *) k, klen);
+			fj_builder_value(&b, val);
+		}
+	}
+	else
+	{
+		const uint8_t *e = fj_container_members(root);
+		const uint8_t *end = fj_container_members_end(root);
+
+		fj_builder_begin_array(&b);
+		for (; e < end; e += fj_value_size(e))
+		{
+			const uint8_t *s;
+
+			if (FJ_TYPE(e[0]) == FJ_STRING)
+			{
+				uint32_t	slen = fj_text(e, &s);
+
+				if (in_keys(s, slen, keys, nulls, n))
+					continue;
+			}
+			fj_builder_value(&b, e);
+		}
+	}
+	fj_builder_end(&b);
+	return fastjson_builder_finish(&b);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_delete);
+
+/* doc - 'key': jsonb_delete. */
+Datum
+fastjson_delete(PG_FUNCTION_ARGS)
+{
+	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	Datum		key = PG_GETARG_DATUM(1);
+	bool		isnull = false;
+
+	PG_RETURN_FASTJSON_P(delete_keys(d, &key, &isnull, 1));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_delete_array);
+
+/* doc - '{k1,k2}'::text[]: jsonb_delete_array. */
+Datum
+fastjson_delete_array(PG_FUNCTION_ARGS)
+{
+	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	ArrayType  *keys = PG_GETARG_ARRAYTYPE_P(1);
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+
+	if (ARR_NDIM(keys) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("wrong number of array subscripts")));
+	deconstruct_array(keys, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+	PG_RETURN_FASTJSON_P(delete_keys(d, elems, nulls, n));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_delete_idx);
+
+/* doc - n: jsonb_delete_idx. */
+Datum
+fastjson_delete_idx(PG_FUNCTION_ARGS)
+{
+	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	int			idx = PG_GETARG_INT32(1);
+	const uint8_t *root = FJ_ROOT(d);
+	int			n,
+				i;
+	const uint8_t *e;
+	fj_builder	b;
+
+	if (!is_container(root))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot delete from scalar")));
+	if (FJ_TYPE(root[0]) == FJ_OBJECT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot delete from object using integer index")));
+	n = (int) fj_container_count(root);
+	if (n == 0)
+		PG_RETURN_FASTJSON_P(copy_datum(d));
+	if (idx < 0)
+		idx = -idx > n ? n : n + idx;
+	if (idx >= n)
+		PG_RETURN_FASTJSON_P(copy_datum(d));
+	fastjson_builder_init(&b);
+	fj_builder_begin_array(&b);
+	for (i = 0, e = fj_container_members(root); i < n; i++, e += fj_value_size(e))
+		if (i != idx)
+			fj_builder_value(&b, e);
+	fj_builder_end(&b);
+	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+}
+
+/* Add v's elements to the open array: an array's elements, or v itself. */
+static void
+add_elements(fj_builder *b, const uint8_t *v)
+{
+	if (FJ_TYPE(v[0]) == FJ_ARRAY)
+	{
+		const uint8_t *e = fj_container_members(v);
+		const uint8_t *end = fj_container_members_end(v);
+
+		for (; e < end; e += fj_value_size(e))
+			fj_builder_value(b, e);
+	}
+	else
+		fj_builder_value(b, v);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_concat);
+
+/*
+ * a || b: jsonb_concat. Two objects merge (b's keys replace a's); anything
+ * else makes an array of a's elements then b's, where a non-array counts as
+ * one element.
+ */
+Datum
+fastjson_concat(PG_FUNCTION_ARGS)
+{
+	Fastjson   *da = PG_GETARG_FASTJSON_P(0);
+	Fastjson   *db = PG_GETARG_FASTJSON_P(1);
+	const uint8_t *a = FJ_ROOT(da);
+	const uint8_t *bv = FJ_ROOT(db);
+	fj_builder	b;
+
+	fastjson_builder_init(&b);
+	if (FJ_TYPE(a[0]) == FJ_OBJECT && FJ_TYPE(bv[0]) == FJ_OBJECT)
+	{
+		const uint8_t *k,
+				   *val;
+		uint32_t	klen;
+
+		fj_builder_begin_object(&b);
+		FOREACH_MEMBER(a, k, klen, val)
+		{
+			if (fj_object_get(bv, (const char *) k, klen))
+				continue;
+			fj_builder_key(&b, (const char *) k, klen);
+			fj_builder_value(&b, val);
+		}
+		FOREACH_MEMBER(bv, k, klen, val)
+		{
+			fj_builder_key(&b, (const char *) k, klen);
+			fj_builder_value(&b, val);
+		}
+	}
+	else
+	{
+		fj_builder_begin_array(&b);
+		add_elements(&b, a);
+		add_elements(&b, bv);
+	}
+	fj_builder_end(&b);
+	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+}
+
+/* ------------------------------------------------------------ subscripting */
+
+#include "executor/execExpr.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/subscripting.h"
+#include "parser/parse_coerce.h"
+#include "parser/parse_expr.h"
+
+typedef struct subs_workspace
+{
+	bool		expect_array;	/* the first subscript is an integer */
+	Oid		   *index_oid;		/* INT4OID or TEXTOID per subscript */
+	Datum	   *index;			/* subscripts as text */
+} subs_workspace;
+
+/* Parse analysis: each subscript becomes integer or text (jsonb's rules). */
+static void
+subs_transform(SubscriptingRef *sbsref, List *indirection, ParseState *pstate,
+			   bool isSlice, bool isAssignment)
+{
+	List	   *upper = NIL;
+	ListCell   *lc;
+
+	(void) isAssignment;
+	foreach(lc, indirection)
+	{
+		A_Indices  *ai;
+		Node	   *sub;
+		Oid			subtype,
+					target = UNKNOWNOID;
+
+		if (!IsA(lfirst(lc), A_Indices))
+			break;
+		ai = lfirst_node(A_Indices, lc);
+		if (isSlice || !ai->uidx)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("fastjson subscript does not support slices"),
+					 parser_errposition(pstate, exprLocation(ai->uidx ? ai->uidx : ai->lidx))));
+		sub = transformExpr(pstate, ai->uidx, pstate->p_expr_kind);
+		subtype = exprType(sub);
+		if (subtype != UNKNOWNOID)
+		{
+			Oid			targets[2] = {INT4OID, TEXTOID};
+			int			i;
+
+			for (i = 0; i < 2; i++)
+				if (can_coerce_type(1, &subtype, &targets[i], COERCION_IMPLICIT))
+				{
+					if (target != UNKNOWNOID)
+						ereport(ERROR,
+								(errcode(ERRCODE_DATATYPE_MISMATCH),
+								 errmsg("subscript type %s is not supported", format_type_be(subtype)),
+								 errhint("fastjson subscript must be coercible to only one type, integer or text."),
+								 parser_errposition(pstate, exprLocation(sub))));
+					target = targets[i];
+				}
+			if (target == UNKNOWNOID)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATATYPE_MISMATCH),
+						 errmsg("subscript type %s is not supported", format_type_be(subtype)),
+						 errhint("fastjson subscript must be coercible to either integer or text."),
+						 parser_errposition(pstate, exprLocation(sub))));
+		}
+		else
+			target = TEXTOID;
+		sub = coerce_type(pstate, sub, subtype, target, -1, COERCION_IMPLICIT, COERCE_IMPLICIT_CAST, -1);
+		upper = lappend(upper, sub);
+	}
+	sbsref->refupperindexpr = upper;
+	sbsref->reflowerindexpr = NIL;
+	sbsref->refrestype = sbsref->refcontainertype;
+	sbsref->reftypmod = -1;
+}
+
+/* Subscripts to text; NULL subscripts give NULL (fetch) or an error (assignment). */
+static bool
+subs_check(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
+{
+	SubscriptingRefState *s = op->d.sbsref_subscript.state;
+	subs_workspace *w = (subs_workspace *) s->workspace;
+	int			i;
+
+	(void) state;
+	(void) econtext;
+	if (s->numupper > 0 && s->upperprovided[0] && !s->upperindexnull[0] && w->index_oid[0] == INT4OID)
+		w->expect_array = true;
+	for (i = 0; i < s->numupper; i++)
+	{
+		if (!s->upperprovided[i])
+			continue;
+		if (s->upperindexnull[i])
+		{
+			if (s->isassignment)
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("fastjson subscript in assignment must not be null")));
+			*op->resnull = true;
+			return false;
+		}
+		if (w->index_oid[i] == INT4OID)
+			w->index[i] = CStringGetTextDatum(DatumGetCString(DirectFunctionCall1(int4out, s->upperindex[i])));
+		else
+			w->index[i] = s->upperindex[i];
+	}
+	return true;
+}
+
+/* The value at a text path (as #>), or NULL. */
+static const uint8_t *
+subs_get(const uint8_t *v, Datum *path, int n)
+{
+	int			i;
+
+	for (i = 0; i < n && v; i++)
+	{
+		text	   *t = DatumGetTextPP(path[i]);
+
+		if (FJ_TYPE(v[0]) == FJ_OBJECT)
+			v = fj_object_get(v, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+		else if (FJ_TYPE(v[0]) == FJ_ARRAY)
+		{
+			char	   *c = text_to_cstring(t);
+			char	   *end;
+			long		idx;
+
+			errno = 0;
+			idx = strtol(c, &end, 10);
+			if (*c == '\0' || *end != '\0' || errno != 0 || idx > INT_MAX || idx < INT_MIN)
+				return NULL;
+			v = fj_array_get(v, idx);
+		}
+		else
+			return NULL;
+	}
+	return v;
+}
+
+static void
+subs_fetch(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
+{
+	SubscriptingRefState *s = op->d.sbsref.state;
+	subs_workspace *w = (subs_workspace *) s->workspace;
+	Fastjson   *d = DatumGetFastjsonP(*op->resvalue);
+	const uint8_t *v = subs_get(FJ_ROOT(d), w->index, s->numupper);
+
+	(void) state;
+	(void) econtext;
+	if (!v)
+	{
+		*op->resnull = true;
+		*op->resvalue = (Datum) 0;
+		return;
+	}
+	*op->resvalue = PointerGetDatum(fastjson_from_value(v));
+}
+
+static void
+subs_fetch_old(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
+{
+	SubscriptingRefState *s = op->d.sbsref.state;
+	subs_workspace *w = (subs_workspace *) s->workspace;
+	const uint8_t *v = NULL;
+
+	(void) state;
+	(void) econtext;
+	if (!*op->resnull)
+		v = subs_get(FJ_ROOT(DatumGetFastjsonP(*op->resvalue)), w->index, s->numupper);
+	s->prevnull = v == NULL;
+	s->prevvalue = v ? PointerGetDatum(fastjson_from_value(v)) : (Datum) 0;
+}
+
+/* doc[...] = value: jsonb_set_element, which creates missing containers and fills gaps with nulls. */
+static void
+subs_assign(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
+{
+	SubscriptingRefState *s = op->d.sbsref.state;
+	subs_workspace *w = (subs_workspace *) s->workspace;
+	static const uint8_t empty_array[] = {FJ_TAPE_VERSION, 0, FJ_TAG(FJ_ARRAY, 0)};
+	static const uint8_t empty_object[] = {FJ_TAPE_VERSION, 0, FJ_TAG(FJ_OBJECT, 0)};
+	const uint8_t *root;
+	const uint8_t *newval = s->replacenull ? NULL : FJ_ROOT(DatumGetFastjsonP(s->replacevalue));
+	edit_path	p;
+	fj_builder	b;
+	bool		nulls_local[64];
+
+	(void) state;
+	(void) econtext;
+	if (*op->resnull)
+		root = (w->expect_array ? empty_array : empty_object) + FJ_TAPE_HEADER;
+	else
+		root = FJ_ROOT(DatumGetFastjsonP(*op->resvalue));
+	p.elems = w->index;
+	p.len = s->numupper;
+	p.nulls = p.len <= 64 ? nulls_local : palloc(p.len * sizeof(bool));
+	memset(p.nulls, 0, p.len * sizeof(bool));
+	p.newval = newval;
+	p.op = PATH_CREATE | PATH_FILL_GAPS | PATH_CONSISTENT_POSITION;
+	fastjson_builder_init(&b);
+	set_path(&b, root, &p, 0);
+	*op->resvalue = PointerGetDatum(fastjson_builder_finish(&b));
+	*op->resnull = false;
+}
+
+static void
+subs_exec_setup(const SubscriptingRef *sbsref, SubscriptingRefState *s, SubscriptExecSteps *methods)
+{
+	int			n = list_length(sbsref->refupperindexpr);
+	subs_workspace *w = palloc0(MAXALIGN(sizeof(subs_workspace)) + n * (sizeof(Datum) + sizeof(Oid)));
+	char	   *ptr = (char *) w + MAXALIGN(sizeof(subs_workspace));
+	ListCell   *lc;
+
+	w->index = (Datum *) ptr;
+	w->index_oid = (Oid *) (ptr + n * sizeof(Datum));
+	foreach(lc, sbsref->refupperindexpr)
+		w->index_oid[foreach_current_index(lc)] = exprType(lfirst(lc));
+	s->workspace = w;
+	methods->sbs_check_subscripts = subs_check;
+	methods->sbs_fetch = subs_fetch;
+	methods->sbs_assign = subs_assign;
+	methods->sbs_fetch_old = subs_fetch_old;
+}
+
+PG_FUNCTION_INFO_V1(fastjson_subscript_handler);
+
+/* doc['a'][0] reads like #>; UPDATE ... SET doc['a']['b'] = ... writes like jsonb. */
+Datum
+fastjson_subscript_handler(PG_FUNCTION_ARGS)
+{
+	static const SubscriptRoutines routines = {
+		.transform = subs_transform,
+		.exec_setup = subs_exec_setup,
+		.fetch_strict = true,
+		.fetch_leakproof = true,
+		.store_leakproof = false
+	};
+
+	(void) fcinfo;
+	PG_RETURN_POINTER(&routines);
+}
