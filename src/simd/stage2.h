@@ -528,7 +528,7 @@ value:
 				NEXT();
 				if (AT_END())
 				{
-					if (p->s1.error_at != SIZE_MAX)
+					if (p->s1.error_at != SIZE_MAX || p->s1.scanned != p->s1.len)
 						END_FAIL();
 					FAIL(FJ_ERR_SYNTAX, FJ_MSG_UNTERMINATED, q);
 				}
@@ -567,7 +567,7 @@ key:
 		NEXT();
 		if (AT_END())
 		{
-			if (p->s1.error_at != SIZE_MAX)
+			if (p->s1.error_at != SIZE_MAX || p->s1.scanned != p->s1.len)
 				END_FAIL();
 			FAIL(FJ_ERR_SYNTAX, FJ_MSG_UNTERMINATED, q);
 		}
