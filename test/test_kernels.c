@@ -280,6 +280,54 @@ boundaries(void)
 	printf("boundaries: %ld inputs compared\n", count);
 }
 
+/*
+ * Dense input (a structural character every byte or two) fills the index
+ * before the window ends, so stage 1 cuts windows short: every kernel must
+ * cut at the same place, with errors planted before and after the cuts.
+ */
+static void
+dense(void)
+{
+	static const char *const units[] = {"1,", "[],", "{},", "\"\",", "[1,[2,[3]]],", "\"\\\"\","};
+	size_t		u;
+	long		count = 0;
+	sbuf		b = {0};
+
+	for (u = 0; u < sizeof(units) / sizeof(units[0]); u++)
+	{
+		size_t		reps;
+
+		for (reps = 1000; reps <= 60000; reps *= 4)
+		{
+			size_t		r,
+						k;
+			char		label[64];
+
+			b.len = 0;
+			puts_(&b, "[");
+			for (r = 0; r < reps; r++)
+				puts_(&b, units[u]);
+			puts_(&b, "0]");
+			snprintf(label, sizeof(label), "dense %zu x %zu", u, reps);
+			compare_all(label, b.p, b.len);
+			count++;
+			/* plant one bad byte at a few places, including near window cuts */
+			for (k = 1; k < 12; k++)
+			{
+				size_t		at = (b.len * k) / 12;
+				char		saved = b.p[at];
+
+				b.p[at] = (char) (k % 3 == 0 ? 0xff : k % 3 == 1 ? '"' : 'x');
+				compare_all(label, b.p, b.len);
+				b.p[at] = saved;
+				count++;
+			}
+		}
+	}
+	free(b.p);
+	printf("dense: %ld inputs compared\n", count);
+}
+
 int
 main(void)
 {
@@ -303,6 +351,7 @@ main(void)
 		files(data);
 	generated();
 	boundaries();
+	dense();
 	printf("%ld kernel results compared with scalar\n", compared);
 	return t_summary("test_kernels");
 }

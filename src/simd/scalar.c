@@ -54,7 +54,15 @@ stage1_window(fj_stage1 *s)
 
 	for (pos = start; pos < end; pos++)
 	{
-		uint8_t		c = s->buf[pos];
+		uint8_t		c;
+
+		/* the index is full: end the window at a block boundary, as stage1.h does */
+		if (((pos - start) & 63) == 0 && (uint32_t) (out - s->idx) + 64 > s->idx_cap)
+		{
+			end = pos;
+			break;
+		}
+		c = s->buf[pos];
 		bool		escaped = escape;
 		bool		quote = c == '"' && !escaped;
 

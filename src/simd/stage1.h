@@ -60,6 +60,12 @@ stage1_window(fj_stage1 *s)
 					scalar_start,
 					structural;
 
+		if ((uint32_t) (out - s->idx) + 64 > s->idx_cap)
+		{
+			/* the index is full: end the window here, at a block boundary */
+			end = pos;
+			break;
+		}
 		if (end - pos < 64)
 		{
 			/* the last block of the input: pad with spaces */

@@ -16,6 +16,7 @@ typedef struct fj_stage1
 	size_t		scanned;		/* input bytes scanned so far */
 	uint32_t   *idx;			/* structural positions of the current window */
 	uint32_t	n;				/* entries in idx */
+	uint32_t	idx_cap;		/* entries idx holds; a window stops before overflowing it */
 	uint32_t	pos;			/* next entry stage 2 reads */
 	/* carries between 64-byte blocks */
 	uint64_t	prev_escaped;	/* last byte of the block was an unescaped backslash */

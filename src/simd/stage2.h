@@ -653,13 +653,18 @@ kernel_parse(const uint8_t *json, size_t len, const fj_parse_options *opt,
 	p.keys = p.keys_local;
 	p.keys_cap = sizeof(p.keys_local) / sizeof(p.keys_local[0]);
 
-	p.s1.idx = opt->alloc->alloc(opt->alloc->ctx,
-								 ((len < FJ_WINDOW ? len : FJ_WINDOW) + FJ_INDEX_SLACK) * sizeof(uint32_t));
+	/*
+	 * The index holds a sixth of a window's bytes (JSON rarely has more
+	 * structural characters than that); denser input just gets shorter
+	 * windows. Small inputs get a small index.
+	 */
+	p.s1.idx_cap = (uint32_t) ((len < FJ_WINDOW ? len : FJ_WINDOW) / 6 + 128);
+	p.s1.idx = opt->alloc->alloc(opt->alloc->ctx, (p.s1.idx_cap + FJ_INDEX_SLACK) * sizeof(uint32_t));
 	if (!p.s1.idx)
 		return fj_fail(err, FJ_ERR_NOMEM, FJ_MSG_NOMEM, 0);
 
-	/* presized: most documents' tapes are smaller than their text */
-	cap = opt->prefix + FJ_TAPE_HEADER + len + len / 4 + 64 + FJ_TAPE_SLACK;
+	/* presized: most documents' tapes are no larger than their text */
+	cap = opt->prefix + FJ_TAPE_HEADER + len + len / 16 + 256 + FJ_TAPE_SLACK;
 	if (p.max_size && cap > p.max_size + FJ_TAPE_SLACK)
 		cap = p.max_size + FJ_TAPE_SLACK;
 	out->data = opt->alloc->alloc(opt->alloc->ctx, cap);
