@@ -194,6 +194,9 @@ copy_short_string(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *inp
 #include "stage1.h"
 #include "stage2.h"
 
+#include "x86_target_end.h"
+
+/* Compiled for the baseline ISA: it runs on every x86-64 CPU, to ask whether this one can run the kernel. */
 static bool
 avx2_supported(void)
 {
@@ -211,8 +214,6 @@ avx2_supported(void)
 		return false;
 	return (b & bit_AVX2) && (b & bit_BMI) && (b & bit_BMI2);
 }
-
-#include "x86_target_end.h"
 
 const fj_kernel fj_kernel_avx2 = {"avx2", avx2_supported, kernel_parse};
 

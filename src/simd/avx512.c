@@ -203,6 +203,9 @@ copy_short_string(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *inp
 #include "stage1.h"
 #include "stage2.h"
 
+#include "x86_target_end.h"
+
+/* Compiled for the baseline ISA: it runs on every x86-64 CPU, to ask whether this one can run the kernel. */
 static bool
 avx512_supported(void)
 {
@@ -223,8 +226,6 @@ avx512_supported(void)
 		(b & bit_AVX512F) && (b & bit_AVX512BW) && (b & bit_AVX512VL) && (b & bit_AVX512DQ) &&
 		(c & bit_AVX512VBMI) && (c & bit_AVX512VBMI2);
 }
-
-#include "x86_target_end.h"
 
 const fj_kernel fj_kernel_avx512 = {"avx512", avx512_supported, kernel_parse};
 
