@@ -211,6 +211,7 @@ fastjson_builder_init(fj_builder *b)
 {
 	fj_builder_init(b, &fastjson_palloc_allocator, VARHDRSZ);
 	b->max_size = MaxAllocSize;
+	b->max_depth = (uint32_t) fastjson_max_depth;
 }
 
 Fastjson *
@@ -224,6 +225,11 @@ fastjson_builder_finish(fj_builder *b)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("fastjson document is too large"),
 				 errdetail("The result would exceed the maximum of %zu bytes.", (size_t) MaxAllocSize)));
+	if (rc == FJ_ERR_DEPTH)
+		ereport(ERROR,
+				(errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
+				 errmsg("fastjson nesting depth exceeds the maximum of %d", fastjson_max_depth),
+				 errhint("Raise \"fastjson.max_depth\" to build deeper documents.")));
 	if (rc != FJ_OK)
 		elog(ERROR, "fastjson builder failed (code %d)", (int) rc);
 	SET_VARSIZE(out.data, out.len);

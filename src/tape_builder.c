@@ -181,6 +181,8 @@ builder_begin(fj_builder *b, int type)
 {
 	fj_builder_frame *f;
 
+	if (b->error == FJ_OK && b->max_depth && b->depth >= b->max_depth)
+		b->error = FJ_ERR_DEPTH;
 	if (!builder_value_start(b) || !builder_reserve(b, FJ_CONTAINER_HEADER_MAX) ||
 		!builder_grow_array(b, (void **) &b->frames, &b->frames_cap, b->depth, sizeof(fj_builder_frame)))
 		return;

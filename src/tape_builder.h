@@ -29,6 +29,7 @@ typedef struct fj_builder
 	uint32_t	nkeys,
 				keys_cap;
 	size_t		max_size;		/* 0: no limit */
+	uint32_t	max_depth;		/* containers the builder opens; 0: no limit */
 	fj_code		error;
 	bool		want_key;		/* an object member's key comes next */
 	bool		root_done;
