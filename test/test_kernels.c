@@ -230,6 +230,8 @@ boundaries(void)
 		"-12345.678e+90", "9223372036854775808", "true", "false", "null", "{\"k\":[1,2]}",
 		"\"\xf0\x9f\x98\"", "\"\xe2\x82\"", "\"\xc3\"", "\"\xed\xa0\x80\"", "\"a\x01b\"", "\"\\\\\"x",
 		"\"unterminated", "1.", "tru", "\"\\uD800\"", "\"\\q\"", "\"\\\"\"\"",
+		/* bad UTF-8 outside strings: stray lead and invalid bytes at a window's end */
+		"\xe2" "a", "\xff", "\xc3", "\"a\xe2" "a\"", "\"\xf4\x90\x80\x80\"",
 	};
 	static const size_t bounds[] = {64, 128, FJ_WINDOW, 2 * FJ_WINDOW};
 	size_t		s,

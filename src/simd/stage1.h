@@ -101,7 +101,7 @@ stage1_window(fj_stage1 *s)
 	s->pos = 0;
 	s->scanned = end;
 
-	if (utf8_failed(&s->utf8, end == s->len))
+	if (utf8_failed(&s->utf8, end == s->len) || stage1_cut_sequence_invalid(s, end))
 		stage1_utf8_error(s, start, end);
 	if (ctrl_in_string)
 		stage1_error(s, ctrl_block + (size_t) __builtin_ctzll(ctrl_in_string),

@@ -66,4 +66,27 @@ stage1_utf8_error(fj_stage1 *s, size_t start, size_t end)
 	stage1_error(s, at, FJ_ERR_UTF8, FJ_MSG_UTF8);
 }
 
+/*
+ * Whether the UTF-8 sequence that the window end [.., end) cuts (if any) is
+ * invalid, looking at the few bytes of the next window it needs. Every
+ * kernel asks this at the end of each window but the last, so a bad sequence
+ * is reported in the window where it starts, wherever windows end: stage 2
+ * must not read past it (a stray lead byte outside a string would otherwise
+ * be a syntax error in one kernel and a UTF-8 error in another).
+ */
+static inline bool
+stage1_cut_sequence_invalid(const fj_stage1 *s, size_t end)
+{
+	size_t		from = end - 1,
+				lim;
+	int			k;
+
+	if (end == 0 || end >= s->len || s->buf[end - 1] < 0x80)
+		return false;
+	for (k = 0; k < 3 && from > 0 && (s->buf[from] & 0xc0) == 0x80; k++)
+		from--;
+	lim = s->len - from > 4 ? from + 4 : s->len;
+	return fj_utf8_first_error(s->buf + from, lim - from) == 0;
+}
+
 #endif							/* FJ_STAGE1_STATE_H */
