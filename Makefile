@@ -4,6 +4,7 @@
 #   make demo                   the demo on a throwaway cluster (installs what is missing)
 #   make test                   the whole test suite (installs what is missing)
 #   make bench                  the benchmark
+#   make fuzz FUZZ_SECONDS=N    each libFuzzer target for N seconds
 #
 # make demo/test/bench run on a fresh Debian 12 machine as root: the scripts
 # install missing packages first, so this file must not need pg_config to parse.
@@ -14,12 +15,14 @@ DATA = fastjson--0.1.sql
 PGFILEDESC = "fastjson - fast JSON type"
 
 CORE_OBJS = src/parser.o src/tape_builder.o src/tape_reader.o src/tape_validator.o \
-	src/text_writer.o src/utf8.o \
+	src/text_writer.o src/text_pretty.o src/utf8.o \
 	src/simd/scalar.o src/simd/avx2.o src/simd/avx512.o src/simd/neon.o
-SQL_OBJS = src/fastjson_module.o src/fastjson_io.o src/fastjson_extract.o src/fastjson_ndjson.o src/fastjson_edit.o
+SQL_OBJS = src/fastjson_module.o src/fastjson_io.o src/fastjson_extract.o src/fastjson_ndjson.o \
+	src/fastjson_compare.o src/fastjson_contain.o \
+	src/fastjson_funcs.o src/fastjson_build.o src/fastjson_agg.o src/fastjson_cast.o src/fastjson_edit.o src/fastjson_gin.o
 OBJS = $(CORE_OBJS) $(SQL_OBJS)
 
-REGRESS = io errors extract ndjson kernels binary_copy edit
+REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts edit compare contain gin
 REGRESS_OPTS = --load-extension=fastjson
 
 PG_CONFIG ?= pg_config
@@ -51,4 +54,10 @@ test:
 bench:
 	bash scripts/bench.sh
 
-.PHONY: demo test bench
+# make fuzz FUZZ_SECONDS=1800: each libFuzzer target for as long as asked
+FUZZ_SECONDS ?= 600
+fuzz:
+	bash scripts/deps.sh test
+	$(MAKE) -f fuzz.mk fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+.PHONY: demo test bench fuzz

@@ -11,7 +11,7 @@ CC ?= cc
 B := build/$(VARIANT)
 
 CORE_SRC := src/parser.c src/tape_builder.c src/tape_reader.c src/tape_validator.c \
-	src/text_writer.c src/utf8.c \
+	src/text_writer.c src/text_pretty.c src/utf8.c \
 	src/simd/scalar.c src/simd/avx2.c src/simd/avx512.c src/simd/neon.c
 WARN := -Wall -Wextra -Werror
 BASE_CFLAGS := -std=gnu11 -g $(WARN) -fPIC

@@ -5,6 +5,8 @@
 #      JSON-aware round-trip check, in a release build;
 #   2. the same C tests in an AddressSanitizer + UBSan build;
 #   3. the same C tests cross-compiled for ARM64 and run under qemu (NEON kernel);
+#   3b. the libFuzzer targets over their regression inputs, then a short smoke
+#      run of each (FUZZ_SECONDS, default 60);
 #   4. the extension: build with -Wall -Wextra -Werror, install, start a
 #      throwaway cluster run by the postgres user, pg_regress, then
 #      conformance and round trips through SQL over ../shared/data.
@@ -57,6 +59,8 @@ step "core build (ASan + UBSan)" make -s -f core.mk VARIANT=asan -j"$JOBS"
 step "core tests (ASan + UBSan)" core_tests build/asan
 step "core build (ARM64 cross)" make -s -f core.mk CC=aarch64-linux-gnu-gcc VARIANT=arm64 -j"$JOBS"
 step "core tests (ARM64 under qemu, NEON kernel)" core_tests build/arm64 "qemu-aarch64 -L /usr/aarch64-linux-gnu"
+step "fuzz targets: build and regression inputs" bash -c "make -s -f fuzz.mk -j$JOBS && make -s -f fuzz.mk regress"
+step "fuzz smoke (${FUZZ_SECONDS:-60} s per target)" make -s -f fuzz.mk smoke FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 step "extension build and install (-Wall -Wextra -Werror)" bash -c "make -s -j$JOBS && make -s install"
 step "extension tests (pg_regress and SQL conformance)" sql_suite
 

@@ -6,41 +6,13 @@
  * negative indexes count from the end.
  */
 #include "fastjson.h"
+#include "fastjson_funcs.h"
 
 #include <limits.h>
 
 #include "catalog/pg_type.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
-
-/* Text of a scalar or container for ->> and #>>; NULL for JSON null. */
-static text *
-value_as_text(const uint8_t *v)
-{
-	const uint8_t *s;
-	uint32_t	len;
-
-	switch (FJ_TYPE(v[0]))
-	{
-		case FJ_LITERAL:
-			if (FJ_IMM(v[0]) == FJ_NULL)
-				return NULL;
-			return cstring_to_text(FJ_IMM(v[0]) == FJ_TRUE ? "true" : "false");
-		case FJ_STRING:
-			len = fj_text(v, &s);
-			if (memchr(s, '\0', len) != NULL)
-				ereport(ERROR,
-						(errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
-						 errmsg("unsupported Unicode escape sequence"),
-						 errdetail("\\u0000 cannot be converted to text.")));
-			return cstring_to_text_with_len((const char *) s, (int) len);
-		case FJ_NUMBER:
-			len = fj_text(v, &s);
-			return cstring_to_text_with_len((const char *) s, (int) len);
-		default:
-			return fastjson_value_to_text(v);
-	}
-}
 
 /* Parse a path element as an array index, jsonb-style; false if it is not one. */
 static bool
@@ -119,7 +91,7 @@ fastjson_object_field_text(PG_FUNCTION_ARGS)
 	const uint8_t *v = fj_object_get(FJ_ROOT(d), VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key));
 	text	   *t;
 
-	if (!v || !(t = value_as_text(v)))
+	if (!v || !(t = fastjson_value_as_text(v)))
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(t);
 }
@@ -162,7 +134,7 @@ fastjson_array_element_text(PG_FUNCTION_ARGS)
 	const uint8_t *v = root_element(FJ_ROOT(d), i);
 	text	   *t;
 
-	if (!v || !(t = value_as_text(v)))
+	if (!v || !(t = fastjson_value_as_text(v)))
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(t);
 }
@@ -193,7 +165,7 @@ fastjson_extract_path_text_op(PG_FUNCTION_ARGS)
 	const uint8_t *v = follow_path(FJ_ROOT(d), path);
 	text	   *t;
 
-	if (!v || !(t = value_as_text(v)))
+	if (!v || !(t = fastjson_value_as_text(v)))
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(t);
 }

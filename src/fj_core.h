@@ -110,6 +110,13 @@ bool		fj_valid(const char *json, size_t len, const fj_parse_options *opt,
  */
 fj_code		fj_write_json(const uint8_t *v, const fj_allocator *a, fj_buf *out);
 
+/*
+ * The same in jsonb_pretty's indented layout (src/text_pretty.c). Stops with
+ * FJ_ERR_TOO_BIG once out would pass max_len bytes (0: no limit).
+ */
+fj_code		fj_write_json_pretty(const uint8_t *v, const fj_allocator *a, fj_buf *out,
+								 size_t max_len);
+
 /* ---------------------------------------------------------- tape validator */
 
 /*

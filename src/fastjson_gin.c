@@ -1,0 +1,515 @@
+/*
+ * fastjson_gin.c — GIN operator classes, built from the tape directly:
+ *
+ *   fastjson_ops (default): jsonb_ops semantics. One text entry per key and
+ *     per scalar value at any depth, each prefixed with a flag byte saying
+ *     what it is; string array elements (and a string root) count as keys,
+ *     as jsonb's do, so ? finds them. Supports @>, ?, ?| and ?&.
+ *   fastjson_path_ops: jsonb_path_ops semantics. One int4 entry per scalar
+ *     value: a hash of the object keys on its path and of the value.
+ *     Supports @> only; smaller and faster for it.
+ *
+ * Numbers are entered in a normal form (see number_normal), so 1, 1.0, 1e0
+ * and 10e-1 meet; strings longer than JGIN_MAXLENGTH are hashed, as jsonb
+ * does. Only the operative (last) member of a duplicated key is entered, in
+ * documents and in queries alike (a query's inoperative duplicate must not
+ * be required). Every match is rechecked with the operator itself.
+ */
+#include "fastjson.h"
+
+#include "access/gin.h"
+#include "access/hash.h"
+#include "access/stratnum.h"
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "port/pg_bitutils.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+/* The strategy numbers jsonb's operator classes use. */
+#define STRATEGY_CONTAINS 7
+#define STRATEGY_EXISTS 9
+#define STRATEGY_EXISTS_ANY 10
+#define STRATEGY_EXISTS_ALL 11
+
+/* Entry flag bytes (as jsonb's JGINFLAG_*). */
+#define GIN_KEY 0x01
+#define GIN_NULL 0x02
+#define GIN_BOOL 0x03
+#define GIN_NUM 0x04
+#define GIN_STR 0x05
+#define GIN_HASHED 0x10
+#define GIN_MAXLENGTH 125
+
+typedef struct entries
+{
+	Datum	   *items;
+	int			n,
+				cap;
+} entries;
+
+static void
+entries_add(entries *e, Datum d)
+{
+	if (e->n == e->cap)
+	{
+		e->cap = e->cap ? e->cap * 2 : 16;
+		e->items = e->items ? repalloc(e->items, e->cap * sizeof(Datum)) : palloc(e->cap * sizeof(Datum));
+	}
+	e->items[e->n++] = d;
+}
+
+/*
+ * The normal form of a number: "0", or an optional "-", the significant
+ * digits without leading or trailing zeros, "e" and the decimal exponent of
+ * the point placed after the first digit. Numerically equal numbers have the
+ * same normal form. An exponent beyond int64 saturates (such numbers are
+ * rechecked anyway).
+ */
+static char *
+number_normal(const uint8_t *v, size_t *len)
+{
+	char		ibuf[24];
+	const char *s,
+			   *end;
+	const char *p;
+	bool		neg = false;
+	StringInfoData out;
+	int64		point = 0;		/* digits before the decimal point, counting leading zeros */
+	int64		lead = 0;		/* leading zeros among all digits */
+	int64		exp10 = 0;
+	bool		seen_nonzero = false;
+	int			ndig = 0;
+	char	   *digits;
+
+	if (FJ_TYPE(v[0]) != FJ_NUMBER)
+	{
+		snprintf(ibuf, sizeof(ibuf), INT64_FORMAT, fj_int_value(v));
+		s = ibuf;
+		end = ibuf + strlen(ibuf);
+	}
+	else
+	{
+		const uint8_t *t;
+		uint32_t	n = fj_text(v, &t);
+
+		s = (const char *) t;
+		end = s + n;
+	}
+	digits = palloc(end - s + 1);
+	p = s;
+	if (*p == '-')
+	{
+		neg = true;
+		p++;
+	}
+	for (; p < end && *p >= '0' && *p <= '9'; p++)
+	{
+		point++;
+		if (*p == '0' && !seen_nonzero)
+			lead++;
+		else
+		{
+			seen_nonzero = true;
+			digits[ndig++] = *p;
+		}
+	}
+	if (p < end && *p == '.')
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++)
+		{
+			if (*p == '0' && !seen_nonzero)
+				lead++;
+			else
+			{
+				seen_nonzero = true;
+				digits[ndig++] = *p;
+			}
+		}
+	if (p < end && (*p == 'e' || *p == 'E'))
+	{
+		bool		eneg = false;
+
+		p++;
+		if (*p == '+' || *p == '-')
+			eneg = *p++ == '-';
+		for (; p < end; p++)
+		{
+			if (exp10 < PG_INT64_MAX / 20)
+				exp10 = exp10 * 10 + (*p - '0');
+		}
+		if (eneg)
+			exp10 = -exp10;
+	}
+	while (ndig > 0 && digits[ndig - 1] == '0')
+		ndig--;
+	initStringInfo(&out);
+	if (ndig == 0)
+		appendStringInfoChar(&out, '0');
+	else
+	{
+		if (neg)
+			appendStringInfoChar(&out, '-');
+		appendBinaryStringInfo(&out, digits, ndig);
+		appendStringInfo(&out, "e" INT64_FORMAT, point - lead - 1 + exp10);
+	}
+	pfree(digits);
+	*len = out.len;
+	return out.data;
+}
+
+/* A text entry: flag byte then the bytes (hashed when long, as jsonb does). */
+static Datum
+text_entry(uint8 flag, const char *s, size_t len)
+{
+	text	   *t;
+	char		hashbuf[10];
+
+	if (len > GIN_MAXLENGTH)
+	{
+		uint32		h = DatumGetUInt32(hash_any((const unsigned char *) s, (int) len));
+
+		snprintf(hashbuf, sizeof(hashbuf), "%08x", h);
+		s = hashbuf;
+		len = 8;
+		flag |= GIN_HASHED;
+	}
+	t = palloc(VARHDRSZ + 1 + len);
+	SET_VARSIZE(t, VARHDRSZ + 1 + len);
+	*VARDATA(t) = (char) flag;
+	memcpy(VARDATA(t) + 1, s, len);
+	return PointerGetDatum(t);
+}
+
+/* The entry of a scalar value (string array elements count as keys). */
+static Datum
+scalar_entry(const uint8_t *v, bool string_is_key)
+{
+	const uint8_t *s;
+	uint32_t	n;
+	size_t		nlen;
+	char	   *num;
+
+	switch (FJ_TYPE(v[0]))
+	{
+		case FJ_LITERAL:
+			if (FJ_IMM(v[0]) == FJ_NULL)
+				return text_entry(GIN_NULL, "", 0);
+			return text_entry(GIN_BOOL, FJ_IMM(v[0]) == FJ_TRUE ? "t" : "f", 1);
+		case FJ_STRING:
+			n = fj_text(v, &s);
+			return text_entry(string_is_key ? GIN_KEY : GIN_STR, (const char *) s, n);
+		default:
+			num = number_normal(v, &nlen);
+			return text_entry(GIN_NUM, num, nlen);
+	}
+}
+
+static inline bool
+is_container(const uint8_t *v)
+{
+	return FJ_TYPE(v[0]) == FJ_ARRAY || FJ_TYPE(v[0]) == FJ_OBJECT;
+}
+
+/* jsonb_ops entries of v and everything in it. */
+static void
+extract_ops(const uint8_t *v, bool in_array, entries *e)
+{
+	const uint8_t *p,
+			   *end;
+
+	check_stack_depth();
+	if (!is_container(v))
+	{
+		entries_add(e, scalar_entry(v, in_array));
+		return;
+	}
+	p = fj_container_members(v);
+	end = fj_container_members_end(v);
+	while (p < end)
+	{
+		if (FJ_TYPE(v[0]) == FJ_OBJECT)
+		{
+			const uint8_t *k;
+			uint32_t	klen = fj_text(p, &k);
+
+			p = k + klen;
+			/* only the operative (last) member of a duplicated key counts */
+			if (fj_object_get(v, (const char *) k, klen) != p)
+			{
+				p += fj_value_size(p);
+				continue;
+			}
+			entries_add(e, text_entry(GIN_KEY, (const char *) k, klen));
+		}
+		extract_ops(p, FJ_TYPE(v[0]) == FJ_ARRAY, e);
+		p += fj_value_size(p);
+	}
+}
+
+/* Mix a scalar into a path hash (numbers by their normal form). */
+static uint32
+hash_scalar(const uint8_t *v, uint32 h)
+{
+	uint32		vh;
+	const uint8_t *s;
+	uint32_t	n;
+	size_t		nlen;
+	char	   *num;
+
+	switch (FJ_TYPE(v[0]))
+	{
+		case FJ_LITERAL:
+			vh = FJ_IMM(v[0]) == FJ_NULL ? 0x01 : FJ_IMM(v[0]) == FJ_TRUE ? 0x02 : 0x04;
+			break;
+		case FJ_STRING:
+			n = fj_text(v, &s);
+			vh = DatumGetUInt32(hash_any(s, (int) n));
+			break;
+		default:
+			num = number_normal(v, &nlen);
+			vh = DatumGetUInt32(hash_any((const unsigned char *) num, (int) nlen)) ^ 0x9e3779b9;
+			pfree(num);
+	}
+	/* as jsonb: rotate the running hash, xor the new one */
+	h = pg_rotate_left32(h, 1);
+	return h ^ vh;
+}
+
+/* jsonb_path_ops entries: one hash per scalar of (keys on the path, value). */
+static void
+extract_path_ops(const uint8_t *v, uint32 path_hash, entries *e)
+{
+	const uint8_t *p,
+			   *end;
+
+	check_stack_depth();
+	if (!is_container(v))
+	{
+		entries_add(e, UInt32GetDatum(hash_scalar(v, path_hash)));
+		return;
+	}
+	p = fj_container_members(v);
+	end = fj_container_members_end(v);
+	while (p < end)
+	{
+		uint32		h = path_hash;
+
+		if (FJ_TYPE(v[0]) == FJ_OBJECT)
+		{
+			const uint8_t *k;
+			uint32_t	klen = fj_text(p, &k);
+
+			p = k + klen;
+			if (fj_object_get(v, (const char *) k, klen) != p)
+			{
+				p += fj_value_size(p);
+				continue;
+			}
+			h = pg_rotate_left32(h, 1) ^ DatumGetUInt32(hash_any(k, (int) klen));
+		}
+		extract_path_ops(p, h, e);
+		p += fj_value_size(p);
+	}
+}
+
+/* ------------------------------------------------------------ fastjson_ops */
+
+PG_FUNCTION_INFO_V1(fastjson_gin_compare);
+
+/* Entries compare as bytes (flag byte first). */
+Datum
+fastjson_gin_compare(PG_FUNCTION_ARGS)
+{
+	text	   *a = PG_GETARG_TEXT_PP(0);
+	text	   *b = PG_GETARG_TEXT_PP(1);
+	int			la = VARSIZE_ANY_EXHDR(a),
+				lb = VARSIZE_ANY_EXHDR(b);
+	int			c = memcmp(VARDATA_ANY(a), VARDATA_ANY(b), Min(la, lb));
+
+	if (c == 0)
+		c = la < lb ? -1 : la > lb ? 1 : 0;
+	PG_FREE_IF_COPY(a, 0);
+	PG_FREE_IF_COPY(b, 1);
+	PG_RETURN_INT32(c);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_gin_extract);
+
+Datum
+fastjson_gin_extract(PG_FUNCTION_ARGS)
+{
+	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
+	entries		e = {0};
+
+	extract_ops(FJ_ROOT(d), !is_container(FJ_ROOT(d)), &e);
+	*nentries = e.n;
+	PG_RETURN_POINTER(e.items);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_gin_extract_query);
+
+Datum
+fastjson_gin_extract_query(PG_FUNCTION_ARGS)
+{
+	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
+	StrategyNumber strategy = PG_GETARG_UINT16(2);
+	int32	   *search_mode = (int32 *) PG_GETARG_POINTER(6);
+	entries		e = {0};
+
+	if (strategy == STRATEGY_CONTAINS)
+	{
+		Fastjson   *q = PG_GETARG_FASTJSON_P(0);
+
+		extract_ops(FJ_ROOT(q), !is_container(FJ_ROOT(q)), &e);
+		if (e.n == 0)
+			*search_mode = GIN_SEARCH_MODE_ALL;
+	}
+	else if (strategy == STRATEGY_EXISTS)
+	{
+		text	   *key = PG_GETARG_TEXT_PP(0);
+
+		entries_add(&e, text_entry(GIN_KEY, VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)));
+	}
+	else if (strategy == STRATEGY_EXISTS_ANY || strategy == STRATEGY_EXISTS_ALL)
+	{
+		ArrayType  *keys = PG_GETARG_ARRAYTYPE_P(0);
+		Datum	   *elems;
+		bool	   *nulls;
+		int			n,
+					i;
+
+		deconstruct_array(keys, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+		for (i = 0; i < n; i++)
+			if (!nulls[i])
+				entries_add(&e, text_entry(GIN_KEY, VARDATA_ANY(DatumGetTextPP(elems[i])),
+										   VARSIZE_ANY_EXHDR(DatumGetTextPP(elems[i]))));
+		/* ?& with no keys matches everything; ?| with none matches nothing */
+		if (e.n == 0 && strategy == STRATEGY_EXISTS_ALL)
+			*search_mode = GIN_SEARCH_MODE_ALL;
+	}
+	else
+		elog(ERROR, "unrecognized strategy number: %d", strategy);
+	*nentries = e.n;
+	PG_RETURN_POINTER(e.items);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_gin_consistent);
+
+Datum
+fastjson_gin_consistent(PG_FUNCTION_ARGS)
+{
+	bool	   *check = (bool *) PG_GETARG_POINTER(0);
+	StrategyNumber strategy = PG_GETARG_UINT16(1);
+	int32		nkeys = PG_GETARG_INT32(3);
+	bool	   *recheck = (bool *) PG_GETARG_POINTER(5);
+	int32		i;
+
+	*recheck = true;
+	if (strategy == STRATEGY_EXISTS_ANY)
+	{
+		for (i = 0; i < nkeys; i++)
+			if (check[i])
+				PG_RETURN_BOOL(true);
+		PG_RETURN_BOOL(false);
+	}
+	/* @>, ? and ?&: every entry must be there */
+	for (i = 0; i < nkeys; i++)
+		if (!check[i])
+			PG_RETURN_BOOL(false);
+	PG_RETURN_BOOL(true);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_gin_triconsistent);
+
+Datum
+fastjson_gin_triconsistent(PG_FUNCTION_ARGS)
+{
+	GinTernaryValue *check = (GinTernaryValue *) PG_GETARG_POINTER(0);
+	StrategyNumber strategy = PG_GETARG_UINT16(1);
+	int32		nkeys = PG_GETARG_INT32(3);
+	GinTernaryValue res = strategy == STRATEGY_EXISTS_ANY ? GIN_FALSE : GIN_MAYBE;
+	int32		i;
+
+	for (i = 0; i < nkeys; i++)
+	{
+		if (strategy == STRATEGY_EXISTS_ANY)
+		{
+			if (check[i] != GIN_FALSE)
+				res = GIN_MAYBE;
+		}
+		else if (check[i] == GIN_FALSE)
+			PG_RETURN_GIN_TERNARY_VALUE(GIN_FALSE);
+	}
+	/* never GIN_TRUE: every match is rechecked */
+	PG_RETURN_GIN_TERNARY_VALUE(res);
+}
+
+/* ------------------------------------------------------- fastjson_path_ops */
+
+PG_FUNCTION_INFO_V1(fastjson_gin_extract_path);
+
+Datum
+fastjson_gin_extract_path(PG_FUNCTION_ARGS)
+{
+	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
+	entries		e = {0};
+
+	extract_path_ops(FJ_ROOT(d), 0, &e);
+	*nentries = e.n;
+	PG_RETURN_POINTER(e.items);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_gin_extract_path_query);
+
+Datum
+fastjson_gin_extract_path_query(PG_FUNCTION_ARGS)
+{
+	Fastjson   *q = PG_GETARG_FASTJSON_P(0);
+	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
+	StrategyNumber strategy = PG_GETARG_UINT16(2);
+	int32	   *search_mode = (int32 *) PG_GETARG_POINTER(6);
+	entries		e = {0};
+
+	if (strategy != STRATEGY_CONTAINS)
+		elog(ERROR, "unrecognized strategy number: %d", strategy);
+	extract_path_ops(FJ_ROOT(q), 0, &e);
+	if (e.n == 0)
+		*search_mode = GIN_SEARCH_MODE_ALL;
+	*nentries = e.n;
+	PG_RETURN_POINTER(e.items);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_gin_consistent_path);
+
+Datum
+fastjson_gin_consistent_path(PG_FUNCTION_ARGS)
+{
+	bool	   *check = (bool *) PG_GETARG_POINTER(0);
+	int32		nkeys = PG_GETARG_INT32(3);
+	bool	   *recheck = (bool *) PG_GETARG_POINTER(5);
+	int32		i;
+
+	*recheck = true;
+	for (i = 0; i < nkeys; i++)
+		if (!check[i])
+			PG_RETURN_BOOL(false);
+	PG_RETURN_BOOL(true);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_gin_triconsistent_path);
+
+Datum
+fastjson_gin_triconsistent_path(PG_FUNCTION_ARGS)
+{
+	GinTernaryValue *check = (GinTernaryValue *) PG_GETARG_POINTER(0);
+	int32		nkeys = PG_GETARG_INT32(3);
+	int32		i;
+
+	for (i = 0; i < nkeys; i++)
+		if (check[i] == GIN_FALSE)
+			PG_RETURN_GIN_TERNARY_VALUE(GIN_FALSE);
+	PG_RETURN_GIN_TERNARY_VALUE(GIN_MAYBE);
+}
