@@ -51,105 +51,132 @@ writer_reserve(writer *w, size_t need)
 	return writer_grow(w, need);
 }
 
-/* Whether any of the 8 bytes at p is below 0x20, '"' or '\\'. */
-static inline bool
-needs_escape8(const uint8_t *p)
+/* Bit 7 of each byte of x that is below 0x20, '"' or '\\'. */
+static inline uint64_t
+escape_bytes(uint64_t x)
 {
 	const uint64_t ones = 0x0101010101010101ULL;
 	const uint64_t high = 0x8080808080808080ULL;
-	uint64_t	x,
-				q,
-				b;
+	uint64_t	q = x ^ (ones * '"');
+	uint64_t	b = x ^ (ones * '\\');
 
-	memcpy(&x, p, 8);
-	q = x ^ (ones * '"');
-	b = x ^ (ones * '\\');
 	return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high;
 }
 
 static const char hexdigits[] = "0123456789abcdef";
 
-/* Write s[0..len) as a JSON string literal; room for 6 * len + 2 is reserved. */
+/* The escape for byte c (which needs one); returns the end. */
 static inline uint8_t *
-write_string(uint8_t *d, const uint8_t *s, size_t len)
+write_escape(uint8_t *d, uint8_t c)
+{
+	static const char short_escape[32] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 'b', 't', 'n', 0, 'f', 'r', 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+	};
+
+	*d++ = '\\';
+	if (c == '"' || c == '\\')
+		*d++ = c;
+	else if (short_escape[c])
+		*d++ = (uint8_t) short_escape[c];
+	else
+	{
+		*d++ = 'u';
+		*d++ = '0';
+		*d++ = '0';
+		*d++ = (uint8_t) hexdigits[c >> 4];
+		*d++ = (uint8_t) hexdigits[c & 15];
+	}
+	return d;
+}
+
+/*
+ * Write s[0..len) as a JSON string literal, eight bytes at a time; room for
+ * 6 * len + 10 bytes is reserved (a whole word may be stored at the end).
+ */
+static inline uint8_t *
+write_string(uint8_t *d, const uint8_t *s, size_t len, const uint8_t *readable_end)
 {
 	size_t		i = 0;
 
 	*d++ = '"';
 	while (i < len)
 	{
-		uint8_t		c;
+		size_t		n = len - i < 8 ? len - i : 8;
+		uint64_t	x,
+					hits;
 
-		while (i + 8 <= len && !needs_escape8(s + i))
+		if (n == 8)
+			memcpy(&x, s + i, 8);
+		else
 		{
-			memcpy(d, s + i, 8);
-			d += 8;
-			i += 8;
+			/* the tail, padded with a byte that needs no escape */
+			if (s + i + 8 <= readable_end)
+				memcpy(&x, s + i, 8);
+			else
+				x = fj_load_upto8(s + i, n);
+			x = (x & ((1ULL << (8 * n)) - 1)) | (0x6161616161616161ULL << (8 * n));
 		}
-		if (i == len)
-			break;
-		c = s[i++];
-		if (c >= 0x20 && c != '"' && c != '\\')
+		hits = escape_bytes(x);
+		memcpy(d, &x, 8);
+		if (!hits)
 		{
-			*d++ = c;
+			d += n;
+			i += n;
 			continue;
 		}
-		*d++ = '\\';
-		switch (c)
+		/* copy up to the first byte that needs an escape, then escape it */
 		{
-			case '"':
-				*d++ = '"';
-				break;
-			case '\\':
-				*d++ = '\\';
-				break;
-			case '\b':
-				*d++ = 'b';
-				break;
-			case '\f':
-				*d++ = 'f';
-				break;
-			case '\n':
-				*d++ = 'n';
-				break;
-			case '\r':
-				*d++ = 'r';
-				break;
-			case '\t':
-				*d++ = 't';
-				break;
-			default:
-				*d++ = 'u';
-				*d++ = '0';
-				*d++ = '0';
-				*d++ = (uint8_t) hexdigits[c >> 4];
-				*d++ = (uint8_t) hexdigits[c & 15];
+			size_t		k = (size_t) __builtin_ctzll(hits) >> 3;
+
+			d += k;
+			d = write_escape(d, s[i + k]);
+			i += k + 1;
 		}
 	}
 	*d++ = '"';
 	return d;
 }
 
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 /* Write the decimal digits of v; returns the end. */
 static inline uint8_t *
 write_u64(uint8_t *d, uint64_t v)
 {
 	uint8_t		tmp[20];
-	int			n = 0;
+	uint8_t    *t = tmp + 20;
+	size_t		n;
 
-	do
+	while (v >= 100)
 	{
-		tmp[n++] = (uint8_t) ('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*d++ = tmp[--n];
-	return d;
+		unsigned	r = (unsigned) (v % 100);
+
+		v /= 100;
+		t -= 2;
+		memcpy(t, digit_pairs + 2 * r, 2);
+	}
+	if (v >= 10)
+	{
+		t -= 2;
+		memcpy(t, digit_pairs + 2 * v, 2);
+	}
+	else
+		*--t = (uint8_t) ('0' + v);
+	n = (size_t) (tmp + 20 - t);
+	memcpy(d, t, n);
+	return d + n;
 }
 
-/* Write one scalar value (not a container); returns the end. */
+/*
+ * Write one scalar value (not a container); *next gets the value after it.
+ * Bytes up to readable_end may be read (the end of the value being written).
+ */
 static inline uint8_t *
-write_scalar(uint8_t *d, const uint8_t *v)
+write_scalar(uint8_t *d, const uint8_t *v, const uint8_t **next, const uint8_t *readable_end)
 {
 	uint8_t		tag = v[0];
 	const uint8_t *text;
@@ -158,6 +185,7 @@ write_scalar(uint8_t *d, const uint8_t *v)
 	switch (FJ_TYPE(tag))
 	{
 		case FJ_LITERAL:
+			*next = v + 1;
 			if (FJ_IMM(tag) == FJ_NULL)
 			{
 				memcpy(d, "null", 4);
@@ -171,17 +199,21 @@ write_scalar(uint8_t *d, const uint8_t *v)
 			memcpy(d, "false", 5);
 			return d + 5;
 		case FJ_UINT:
+			*next = v + 1 + fj_int_extra(tag);
 			return write_u64(d, fj_int_magnitude(v));
 		case FJ_NINT:
+			*next = v + 1 + fj_int_extra(tag);
 			*d++ = '-';
 			return write_u64(d, fj_int_magnitude(v) + 1);
 		case FJ_NUMBER:
 			len = fj_text(v, &text);
+			*next = text + len;
 			memcpy(d, text, len);
 			return d + len;
 		default:
 			len = fj_text(v, &text);
-			return write_string(d, text, len);
+			*next = text + len;
+			return write_string(d, text, len, readable_end);
 	}
 }
 
@@ -193,9 +225,9 @@ scalar_room(const uint8_t *v)
 	{
 		const uint8_t *text;
 
-		return 6 * (size_t) fj_text(v, &text) + 2;
+		return 6 * (size_t) fj_text(v, &text) + 10;
 	}
-	return 21;
+	return 24;
 }
 
 fj_code
@@ -207,6 +239,7 @@ fj_write_json(const uint8_t *v, const fj_allocator *a, fj_buf *out)
 	size_t		cap = 64,
 				depth = 0;
 	fj_code		rc = FJ_OK;
+	const uint8_t *root_end = v + fj_value_size(v);
 
 	w.a = a;
 	w.out = out;
@@ -254,9 +287,8 @@ fj_write_json(const uint8_t *v, const fj_allocator *a, fj_buf *out)
 				{
 					if ((rc = writer_reserve(&w, scalar_room(v) + 1)) != FJ_OK)
 						break;
-					w.wp = write_scalar(w.wp, v);
+					w.wp = write_scalar(w.wp, v, &v, root_end);
 					*w.wp++ = ':';
-					v += fj_value_size(v);
 				}
 				continue;
 			}
@@ -265,8 +297,7 @@ fj_write_json(const uint8_t *v, const fj_allocator *a, fj_buf *out)
 		{
 			if ((rc = writer_reserve(&w, scalar_room(v))) != FJ_OK)
 				break;
-			w.wp = write_scalar(w.wp, v);
-			v += fj_value_size(v);
+			w.wp = write_scalar(w.wp, v, &v, root_end);
 		}
 
 		/* close finished containers, then move to the next member */
@@ -287,9 +318,8 @@ fj_write_json(const uint8_t *v, const fj_allocator *a, fj_buf *out)
 		{
 			if ((rc = writer_reserve(&w, scalar_room(v) + 1)) != FJ_OK)
 				break;
-			w.wp = write_scalar(w.wp, v);
+			w.wp = write_scalar(w.wp, v, &v, root_end);
 			*w.wp++ = ':';
-			v += fj_value_size(v);
 		}
 	}
 	if (stack != local)
