@@ -45,6 +45,10 @@ all install installcheck:
 	@exit 1
 endif
 
+# Every object depends on every header (PGXS tracks none): a stale object
+# built against an older tape.h would mix two tape layouts.
+$(OBJS): $(wildcard src/*.h src/simd/*.h)
+
 demo:
 	bash scripts/demo.sh
 

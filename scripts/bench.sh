@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# scripts/bench.sh — the fastjson benchmark (`make bench`).
+#
+# On a fresh Debian 12 machine, as root: installs the bench packages (scripts/deps.sh bench),
+# builds and installs the extension, builds core_bench, starts a throwaway cluster in /tmp,
+# measures everything DESIGN.md §5 asks for, side by side in one run, and writes
+#   bench/results/YYYY-MM-DD-<commit>.md          the report (also printed at the end)
+#   bench/results/YYYY-MM-DD-<commit>-ratios.svg  the chart of the ratios to jsonb
+#   bench/results/latest.md, latest.svg           copies of the newest
+# The cluster is always stopped and removed on exit.
+#
+# Sections: 1 core (bench/core_bench.cpp), 2 in the server per corpus file, 3 event log
+# (COPY, sizes, queries), 4 CBOR, 5 peak memory, 6 targets. The measurements are made by
+# bench/server_bench.py (psycopg), the report and chart by bench/report.py.
+#
+# Environment:
+#   BENCH_QUICK=1       smoke run: 10,000 event rows, 2 repetitions, short runs, 7 corpus files
+#   BENCH_ROWS=N        event-log rows (default 100000; 10000 with BENCH_QUICK=1)
+#   BENCH_PORT=P        cluster port (default 54400; the socket lives in the cluster's own dir)
+#   BENCH_SKIP_BUILD=1  use what is installed: no deps.sh, no make, no make install
+#   BENCH_KEEP=1        keep the (stopped) cluster and the work directory for inspection
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+START=$(date +%s)
+
+QUICK=${BENCH_QUICK:-0}
+PORT=${BENCH_PORT:-54400}
+CORPUS=$(realpath -m "$ROOT/../shared/data/corpus")
+MAIN_FILES="twitter,citm_catalog,gsoc-2018,canada,github_events,mesh,marine_ik"
+if [ "$QUICK" = 1 ]; then
+    ROWS=${BENCH_ROWS:-10000}
+    REPS=2
+    TARGET=0.15
+    CORE_ARGS="--reps 2 --min-time 0.03 --warmup 0.01"
+    CBOR_CAP=1
+else
+    ROWS=${BENCH_ROWS:-100000}
+    REPS=3
+    TARGET=0.5
+    CORE_ARGS="--reps 5 --min-time 0.1 --warmup 0.05"
+    CBOR_CAP=4
+fi
+
+log() { echo "bench.sh: $*" >&2; }
+
+# Debian's python3 has python3-psycopg; a python3 earlier on PATH (pyenv, venv) may not.
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+
+# ---------------------------------------------------------------- 1. build and install
+if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
+    log "installing packages (scripts/deps.sh bench)"
+    bash scripts/deps.sh bench >&2
+    # The PGXS Makefile does not track header dependencies: an object compiled before a
+    # header changed is not rebuilt and the .so mixes two layouts (seen: a segfault in
+    # text output after src/tape.h changed). Drop such stale objects first.
+    newest_h=$(ls -t src/*.h src/simd/*.h 2>/dev/null | head -1)
+    if [ -n "$newest_h" ]; then
+        stale=$(find src -name '*.o' ! -newer "$newest_h" | sort | tr '\n' ' ')
+        if [ -n "$stale" ]; then
+            log "removing objects older than $newest_h (no header dependencies in the Makefile): $stale"
+            # shellcheck disable=SC2086
+            rm -f -- $stale
+        fi
+    fi
+    log "building and installing the extension"
+    make -j2 >&2
+    make install >&2
+fi
+
+WORK=$(mktemp -d /tmp/fjbench-work.XXXXXX)
+CLUSTER_DIR=$(mktemp -d /tmp/fjbench.XXXXXX)
+FAILED=()
+
+cleanup() {
+    local rc=$?
+    if [ -d "$CLUSTER_DIR" ]; then
+        bash scripts/cluster.sh stop "$CLUSTER_DIR" >/dev/null 2>&1 ||
+            log "could not stop the cluster in $CLUSTER_DIR"
+        if [ "${BENCH_KEEP:-0}" = 1 ]; then
+            log "kept the cluster directory $CLUSTER_DIR and the work directory $WORK"
+        else
+            rm -rf -- "$CLUSTER_DIR"
+        fi
+    fi
+    [ "${BENCH_KEEP:-0}" = 1 ] || rm -rf -- "$WORK"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Run a measurement step; a failure is recorded for the report, not fatal.
+step() {
+    local name=$1
+    shift
+    log "$name"
+    echo "$name|$(cut -d' ' -f1-3 /proc/loadavg)" >>"$WORK/load.txt"
+    if ! "$@"; then
+        log "step failed: $name"
+        FAILED+=("$name")
+    fi
+}
+
+if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
+    log "building core_bench (make -f bench/bench.mk)"
+    make -f bench/bench.mk >&2 || FAILED+=("build core_bench (make -f bench/bench.mk)")
+fi
+
+# ---------------------------------------------------------------- cluster
+log "starting a throwaway cluster in $CLUSTER_DIR (port $PORT)"
+eval "export $(bash scripts/cluster.sh start "$CLUSTER_DIR" "$PORT")"
+export PGDATABASE=postgres
+/usr/lib/postgresql/15/bin/psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION fastjson" >&2
+
+# ---------------------------------------------------------------- 2. machine
+$PY bench/server_bench.py info --out "$WORK/info.json"
+echo "# fastjson benchmark"
+echo
+$PY bench/report.py machine --work "$WORK"
+echo
+
+HAVE_CORPUS=0
+if [ -d "$CORPUS" ]; then
+    HAVE_CORPUS=1
+    # the main files first, then every other *.json of the corpus (full run only)
+    FILES=$MAIN_FILES
+    if [ "$QUICK" != 1 ]; then
+        for f in "$CORPUS"/*.json; do
+            b=$(basename "$f" .json)
+            case ",$FILES," in *",$b,"*) ;; *) FILES="$FILES,$b" ;; esac
+        done
+    fi
+else
+    log "corpus folder $CORPUS is missing: sections 1, 2 and 4 are skipped"
+    echo "{\"skipped\": \"corpus folder $CORPUS is missing\"}" >"$WORK/corpus.json"
+    echo "{\"skipped\": \"corpus folder $CORPUS is missing\"}" >"$WORK/cbor.json"
+fi
+
+# ---------------------------------------------------------------- 3. core
+if [ "$HAVE_CORPUS" = 1 ] && [ -x build/release/core_bench ]; then
+    step "section 1: jsonb sizes of the corpus files (server)" \
+        $PY bench/server_bench.py jsonb-sizes --corpus "$CORPUS" --out "$WORK/jsonb_sizes.txt"
+    log "section 1: core_bench $CORE_ARGS"
+    echo "section 1 core_bench|$(cut -d' ' -f1-3 /proc/loadavg)" >>"$WORK/load.txt"
+    set +e
+    # shellcheck disable=SC2086
+    build/release/core_bench $CORE_ARGS --jsonb-sizes "$WORK/jsonb_sizes.txt" --csv "$WORK/core.csv" \
+        >"$WORK/core.md" 2> >(tee "$WORK/core.err" >&2)
+    echo $? >"$WORK/core.status"
+    set -e
+    [ "$(cat "$WORK/core.status")" = 0 ] || FAILED+=("core_bench (exit status $(cat "$WORK/core.status"))")
+elif [ "$HAVE_CORPUS" = 1 ]; then
+    echo "build/release/core_bench was not built" >"$WORK/core.status"
+else
+    echo "skipped" >"$WORK/core.status"
+    echo "core_bench: corpus folder $CORPUS is missing; skipping" >"$WORK/core.md"
+fi
+
+# ---------------------------------------------------------------- 4. server, per corpus file
+if [ "$HAVE_CORPUS" = 1 ]; then
+    step "section 2: in the server, per corpus file" \
+        $PY bench/server_bench.py corpus --corpus "$CORPUS" --files "$FILES" --reps "$REPS" \
+        --target "$TARGET" --out "$WORK/corpus.json"
+fi
+
+# ---------------------------------------------------------------- 5. event log
+EVENTS=$CLUSTER_DIR/events.ndjson
+step "section 3: generating $ROWS event rows" \
+    $PY scripts/gen_events.py --rows "$ROWS" --seed 42 --out "$EVENTS"
+if [ -f "$EVENTS" ]; then
+    [ "$(id -u)" -eq 0 ] && chown postgres: "$EVENTS"
+    step "section 3: event log" \
+        $PY bench/server_bench.py eventlog --file "$EVENTS" --rows "$ROWS" --reps "$REPS" --out "$WORK/eventlog.json"
+    rm -f -- "$EVENTS"
+fi
+
+# ---------------------------------------------------------------- 6. CBOR
+if [ "$HAVE_CORPUS" = 1 ]; then
+    step "section 4: CBOR" \
+        $PY bench/server_bench.py cbor --corpus "$CORPUS" --files "$MAIN_FILES" --reps "$REPS" \
+        --target "$TARGET" --baseline-cap "$CBOR_CAP" --out "$WORK/cbor.json"
+fi
+
+# crashes and assertion failures the server logged (the report lists them)
+if [ -f "$CLUSTER_DIR/server.log" ]; then
+    grep -E -A1 "terminated by signal|terminated by exception|PANIC:|TRAP:" "$CLUSTER_DIR/server.log" |
+        grep -v '^--$' | cut -c1-400 >"$WORK/server_crashes.txt" || true
+fi
+
+# ---------------------------------------------------------------- 7-9. report and chart
+$PY - "$WORK/run.json" "$QUICK" "$ROWS" "$REPS" "$CORE_ARGS" "$(($(date +%s) - START))" \
+    "$(cat /proc/loadavg)" "${FAILED[@]+"${FAILED[@]}"}" <<'EOF'
+import json, sys
+out, quick, rows, reps, core_args, elapsed, load = sys.argv[1:8]
+json.dump({"quick": quick == "1", "rows": int(rows), "reps": int(reps), "core_args": core_args,
+           "elapsed_s": int(elapsed), "loadavg_end": load, "failed_steps": sys.argv[8:]},
+          open(out, "w"), indent=1)
+EOF
+REPORT=$($PY bench/report.py report --work "$WORK" --out-dir "$ROOT/bench/results")
+echo
+cat "$REPORT"
+echo
+log "report: $REPORT (and bench/results/latest.md); chart: ${REPORT%.md}-ratios.svg (and latest.svg)"
+log "took $(($(date +%s) - START)) s"
