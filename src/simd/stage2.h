@@ -275,6 +275,29 @@ stage2_string_fast(fj_stage2 *p, uint32_t q, uint32_t c)
 	return stage2_string(p, q, c);
 }
 
+/* How many ASCII digits start at p (up to end), eight at a time. */
+static inline size_t
+stage2_digit_run(const uint8_t *p, const uint8_t *end)
+{
+	const uint8_t *q = p;
+
+	while (end - q >= 8)
+	{
+		uint64_t	x,
+					nondigit;
+
+		memcpy(&x, q, 8);
+		/* below '0': the subtraction sets bit 7; above '9': the addition does */
+		nondigit = ((x - 0x3030303030303030ULL) | (x + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
+		if (nondigit)
+			return (size_t) (q - p) + (size_t) (__builtin_ctzll(nondigit) >> 3);
+		q += 8;
+	}
+	while (q < end && (unsigned) (*q - '0') < 10)
+		q++;
+	return (size_t) (q - p);
+}
+
 /* Write the number starting at i: an integer if it is one that fits int64, else its text. */
 static fj_code
 stage2_number(fj_stage2 *p, uint32_t i)
@@ -302,34 +325,37 @@ stage2_number(fj_stage2 *p, uint32_t i)
 		q++;
 	else if (q < end && (unsigned) (*q - '1') < 9)
 	{
-		while (q < end && (unsigned) (*q - '0') < 10)
-		{
-			v = v * 10 + (unsigned) (*q - '0');
-			q++;
-		}
+		size_t		n = stage2_digit_run(q, end);
+
+		/* the value only matters for integers of up to 19 digits */
+		if (n <= 19)
+			for (t = q; t < q + n; t++)
+				v = v * 10 + (unsigned) (*t - '0');
+		q += n;
 	}
 	else
 		return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_NUMBER, i);
 	ndigits = (size_t) (q - digits);
 	if (q < end && *q == '.')
 	{
-		t = ++q;
-		while (q < end && (unsigned) (*q - '0') < 10)
-			q++;
-		if (q == t)
+		size_t		n = stage2_digit_run(++q, end);
+
+		if (n == 0)
 			return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_NUMBER, i);
+		q += n;
 		integer = false;
 	}
 	if (q < end && (*q | 0x20) == 'e')
 	{
+		size_t		n;
+
 		q++;
 		if (q < end && (*q == '+' || *q == '-'))
 			q++;
-		t = q;
-		while (q < end && (unsigned) (*q - '0') < 10)
-			q++;
-		if (q == t)
+		n = stage2_digit_run(q, end);
+		if (n == 0)
 			return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_NUMBER, i);
+		q += n;
 		integer = false;
 	}
 	if (q < end && !fj_value_end[*q])
