@@ -50,9 +50,23 @@ fj_utf8_valid(const uint8_t *p, size_t len)
 size_t
 fj_utf8_sequence_start(const uint8_t *buf, size_t pos)
 {
-	int			k;
+	size_t		d;
 
-	for (k = 0; k < 3 && pos > 0 && (buf[pos] & 0xc0) == 0x80; k++)
-		pos--;
+	/*
+	 * The lead byte of a sequence that covers pos is at most 3 bytes back,
+	 * and only counts if its sequence is long enough to reach pos; a
+	 * continuation byte with no such lead is a sequence (an error) of its own.
+	 */
+	for (d = 1; d <= 3 && d <= pos && (buf[pos] & 0xc0) == 0x80; d++)
+	{
+		uint8_t		b = buf[pos - d];
+
+		if ((b & 0xc0) != 0x80)
+		{
+			size_t		len = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+
+			return len > d ? pos - d : pos;
+		}
+	}
 	return pos;
 }

@@ -232,6 +232,8 @@ boundaries(void)
 		"\"unterminated", "1.", "tru", "\"\\uD800\"", "\"\\q\"", "\"\\\"\"\"",
 		/* bad UTF-8 outside strings: stray lead and invalid bytes at a window's end */
 		"\xe2" "a", "\xff", "\xc3", "\"a\xe2" "a\"", "\"\xf4\x90\x80\x80\"",
+		/* a valid 4-byte sequence, then a stray continuation byte */
+		"\"\xf0\x9b\xbf\x9b\xbf\xbf\"",
 	};
 	static const size_t bounds[] = {64, 128, FJ_WINDOW, 2 * FJ_WINDOW};
 	size_t		s,

@@ -37,7 +37,7 @@ extern const fj_kernel fj_kernel_neon;
 
 /* The position of the first invalid UTF-8 sequence in p[0..len), or len. */
 size_t		fj_utf8_first_error(const uint8_t *p, size_t len);
-/* Where to restart a UTF-8 scan so that the sequence around pos is seen whole. */
+/* The start of the UTF-8 sequence that covers pos (pos itself if none covers it). */
 size_t		fj_utf8_sequence_start(const uint8_t *buf, size_t pos);
 
 /* ------------------------------------------------------ error messages */

@@ -77,14 +77,12 @@ stage1_utf8_error(fj_stage1 *s, size_t start, size_t end)
 static inline bool
 stage1_cut_sequence_invalid(const fj_stage1 *s, size_t end)
 {
-	size_t		from = end - 1,
+	size_t		from,
 				lim;
-	int			k;
 
 	if (end == 0 || end >= s->len || s->buf[end - 1] < 0x80)
 		return false;
-	for (k = 0; k < 3 && from > 0 && (s->buf[from] & 0xc0) == 0x80; k++)
-		from--;
+	from = fj_utf8_sequence_start(s->buf, end - 1);
 	lim = s->len - from > 4 ? from + 4 : s->len;
 	return fj_utf8_first_error(s->buf + from, lim - from) == 0;
 }
