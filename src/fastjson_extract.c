@@ -31,34 +31,93 @@ path_index(const char *s, int64 *out)
 	return true;
 }
 
-/* Follow a text[] path from root; NULL if any step is missing or the path has a NULL. */
-static const uint8_t *
-follow_path(const uint8_t *root, ArrayType *path)
+/*
+ * A text[] path, parsed once per query: queries pass the same constant path
+ * for every row, so the parsed form is kept in fn_extra and reused while the
+ * array's bytes are the same.
+ */
+typedef struct parsed_path
 {
+	int			n;				/* elements */
+	bool		has_null;		/* some element is NULL: every lookup is NULL */
+	char	  **keys;			/* element text (NUL-terminated) */
+	int		   *lens;
+	bool	   *is_index;		/* the text is an array index ... */
+	int64	   *index;			/* ... with this value */
+	Size		raw_len;		/* a copy of the array, to recognise it */
+	char	   *raw;
+} parsed_path;
+
+static parsed_path *
+get_path(FunctionCallInfo fcinfo, ArrayType *path)
+{
+	parsed_path *pp = (parsed_path *) fcinfo->flinfo->fn_extra;
+	Size		raw_len = VARSIZE(path);
+	MemoryContext old;
 	Datum	   *elems;
 	bool	   *nulls;
-	int			n,
-				i;
-	const uint8_t *v = root;
+	int			i;
 
-	deconstruct_array(path, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
-	for (i = 0; i < n && v; i++)
+	if (pp && pp->raw_len == raw_len && memcmp(pp->raw, path, raw_len) == 0)
+		return pp;
+	if (pp)
+	{
+		/* a different path (not a constant): free the old one, keep memory flat */
+		for (i = 0; i < pp->n; i++)
+			if (pp->keys[i])
+				pfree(pp->keys[i]);
+		pfree(pp->keys);
+		pfree(pp->lens);
+		pfree(pp->is_index);
+		pfree(pp->index);
+		pfree(pp->raw);
+		pfree(pp);
+		fcinfo->flinfo->fn_extra = NULL;
+	}
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	pp = palloc0(sizeof(parsed_path));
+	deconstruct_array(path, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &pp->n);
+	pp->keys = palloc0(sizeof(char *) * Max(pp->n, 1));
+	pp->lens = palloc(sizeof(int) * Max(pp->n, 1));
+	pp->is_index = palloc(sizeof(bool) * Max(pp->n, 1));
+	pp->index = palloc(sizeof(int64) * Max(pp->n, 1));
+	for (i = 0; i < pp->n; i++)
 	{
 		if (nulls[i])
-			return NULL;
+		{
+			pp->has_null = true;
+			continue;
+		}
+		pp->keys[i] = TextDatumGetCString(elems[i]);
+		pp->lens[i] = (int) strlen(pp->keys[i]);
+		pp->is_index[i] = path_index(pp->keys[i], &pp->index[i]);
+	}
+	pfree(elems);
+	pfree(nulls);
+	pp->raw_len = raw_len;
+	pp->raw = palloc(raw_len);
+	memcpy(pp->raw, path, raw_len);
+	fcinfo->flinfo->fn_extra = pp;
+	MemoryContextSwitchTo(old);
+	return pp;
+}
+
+/* Follow a text[] path from root; NULL if any step is missing or the path has a NULL. */
+static const uint8_t *
+follow_path(FunctionCallInfo fcinfo, const uint8_t *root, ArrayType *path)
+{
+	parsed_path *pp = get_path(fcinfo, path);
+	const uint8_t *v = root;
+	int			i;
+
+	if (pp->has_null)
+		return NULL;
+	for (i = 0; i < pp->n && v; i++)
+	{
 		if (FJ_TYPE(v[0]) == FJ_OBJECT)
-		{
-			text	   *k = DatumGetTextPP(elems[i]);
-
-			v = fj_object_get(v, VARDATA_ANY(k), VARSIZE_ANY_EXHDR(k));
-		}
+			v = fj_object_get(v, pp->keys[i], pp->lens[i]);
 		else if (FJ_TYPE(v[0]) == FJ_ARRAY)
-		{
-			int64		idx;
-			char	   *s = TextDatumGetCString(elems[i]);
-
-			v = path_index(s, &idx) ? fj_array_get(v, idx) : NULL;
-		}
+			v = pp->is_index[i] ? fj_array_get(v, pp->index[i]) : NULL;
 		else
 			return NULL;
 	}
@@ -147,7 +206,7 @@ fastjson_extract_path_op(PG_FUNCTION_ARGS)
 {
 	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
 	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
-	const uint8_t *v = follow_path(FJ_ROOT(d), path);
+	const uint8_t *v = follow_path(fcinfo, FJ_ROOT(d), path);
 
 	if (!v)
 		PG_RETURN_NULL();
@@ -162,7 +221,7 @@ fastjson_extract_path_text_op(PG_FUNCTION_ARGS)
 {
 	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
 	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
-	const uint8_t *v = follow_path(FJ_ROOT(d), path);
+	const uint8_t *v = follow_path(fcinfo, FJ_ROOT(d), path);
 	text	   *t;
 
 	if (!v || !(t = fastjson_value_as_text(v)))
