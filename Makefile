@@ -21,8 +21,12 @@ SQL_OBJS = src/fastjson_module.o src/fastjson_io.o src/fastjson_extract.o src/fa
 	src/fastjson_compare.o src/fastjson_contain.o \
 	src/fastjson_funcs.o src/fastjson_build.o src/fastjson_agg.o src/fastjson_cast.o src/fastjson_edit.o src/fastjson_gin.o
 OBJS = $(CORE_OBJS) $(SQL_OBJS)
+# CBOR (doc/cbor.md): the core mapping and its SQL functions, through libcbor
+OBJS += src/cbor_number.o src/cbor_encode.o src/cbor_decode.o src/fastjson_cbor.o
+SHLIB_LINK += -lcbor
 
 REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts edit compare contain gin
+REGRESS += cbor
 REGRESS_OPTS = --load-extension=fastjson
 
 PG_CONFIG ?= pg_config
@@ -65,3 +69,7 @@ fuzz:
 	$(MAKE) -f fuzz.mk fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 .PHONY: demo test bench fuzz
+
+stress:
+	bash scripts/stress.sh
+.PHONY: stress

@@ -385,3 +385,27 @@ CREATE OPERATOR CLASS fastjson_path_ops
 	FUNCTION 4 fastjson_gin_consistent_path(internal, int2, fastjson, int4, internal, internal, internal, internal),
 	FUNCTION 6 fastjson_gin_triconsistent_path(internal, int2, fastjson, int4, internal, internal, internal),
 	STORAGE int4;
+
+-- ------------------------------------------------------------------- CBOR
+
+-- RFC 8949 CBOR, mapped as doc/cbor.md describes. fastjson_to_cbor writes
+-- preferred serialization (shortest integers and floats, bignums and decimal
+-- fractions where a number needs them); deterministic => true also sorts map
+-- keys and rejects duplicate keys (RFC 8949 §4.2.1). fastjson_from_cbor
+-- reads any well-formed item (§6.1); substitute_null => true turns NaN,
+-- infinities, undefined and simple values into null instead of an error.
+-- The casts fastjson::bytea and bytea::fastjson are these functions with
+-- their defaults; they are explicit only, since bytea could mean other things.
+CREATE FUNCTION fastjson_to_cbor(doc fastjson, deterministic boolean DEFAULT false) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fastjson_to_cbor(fastjson, boolean) IS 'the document as RFC 8949 CBOR (deterministic: sorted keys, unique keys required)';
+CREATE FUNCTION fastjson_from_cbor(data bytea, substitute_null boolean DEFAULT false) RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fastjson_from_cbor(bytea, boolean) IS 'one RFC 8949 CBOR data item as fastjson (substitute_null: null for values JSON lacks)';
+
+CREATE FUNCTION bytea(fastjson) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'fastjson_to_cbor' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson(bytea) RETURNS fastjson
+	AS 'MODULE_PATHNAME', 'fastjson_from_cbor' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE CAST (fastjson AS bytea) WITH FUNCTION bytea(fastjson);
+CREATE CAST (bytea AS fastjson) WITH FUNCTION fastjson(bytea);

@@ -53,8 +53,19 @@ fuzz_tape_DICT :=
 fuzz_tape_SEEDS := $(B)/seeds/tape
 fuzz_tape_SEEDS_DEP := $(B)/seeds/.stamp
 
-# (CBOR decoder target: FUZZ_TARGETS += fuzz_cbor, fuzz_cbor_SRC := ...,
-#  fuzz_cbor_LIBS := -lcbor, fuzz_cbor_MAX_LEN := ..., seeds from $(DATA)/cbor.)
+# The CBOR decoder: its sources are outside CORE_SRC, so the other targets
+# do not need libcbor. Seeds: Appendix A and the JSON seeds encoded by cbor2.
+FUZZ_TARGETS += fuzz_cbor
+fuzz_cbor_SRC := src/cbor_number.c src/cbor_encode.c src/cbor_decode.c
+fuzz_cbor_LIBS := -lcbor -lm
+fuzz_cbor_MAX_LEN := 4096
+fuzz_cbor_DICT := test/fuzz/cbor.dict
+fuzz_cbor_SEEDS := $(B)/seeds/cbor
+fuzz_cbor_SEEDS_DEP := $(B)/seeds/cbor/.stamp
+
+$(B)/seeds/cbor/.stamp: $(B)/seeds/.stamp test/fuzz/make_cbor_seeds.py
+	/usr/bin/python3 test/fuzz/make_cbor_seeds.py $(DATA) $(B)/seeds/json $(B)/seeds/cbor
+	touch $@
 
 FUZZ_RUN ?= $(FUZZ_TARGETS)
 

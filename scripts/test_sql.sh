@@ -30,7 +30,9 @@ if [ -d "$DATA" ]; then
 	cp -r "$DATA/jsontestsuite" "$DATA/corpus" "$DIR/pg/data-copy/"
 	chown -R postgres "$DIR/pg/data-copy" 2>/dev/null || true
 	psql -X -q -v ON_ERROR_STOP=1 -v data="$DIR/pg/data-copy" -f test/sql_conformance.sql || rc=1
+	/usr/bin/python3 test/cbor_crosscheck.py "$DATA" || rc=1
 else
 	echo "SKIP: data folder $DATA is absent; SQL conformance and corpus round trips skipped"
 fi
+
 exit $rc

@@ -24,7 +24,9 @@ typedef enum fj_code
 	FJ_ERR_TOO_BIG,				/* a size limit exceeded (54000) */
 	FJ_ERR_NOMEM,				/* the allocator returned NULL */
 	FJ_ERR_TAPE,				/* an untrusted tape is malformed (22P03) */
-	FJ_ERR_INTERRUPTED			/* the interrupt callback asked to stop */
+	FJ_ERR_INTERRUPTED,			/* the interrupt callback asked to stop */
+	FJ_ERR_CBOR,				/* CBOR input is malformed or has no JSON form (22P03) */
+	FJ_ERR_DUPLICATE_KEY		/* deterministic CBOR of an object with a repeated key (22030) */
 } fj_code;
 
 typedef struct fj_error

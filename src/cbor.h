@@ -1,0 +1,191 @@
+/*
+ * cbor.h — fastjson's CBOR mapping (RFC 8949): tape to CBOR bytes and CBOR
+ * bytes to tape, through libcbor's encoder and streaming decoder.
+ *
+ * Plain C with no PostgreSQL headers, like the rest of the core: memory
+ * comes from an fj_allocator, failures come back as an fj_error. doc/cbor.md
+ * is the full description of the mapping; in short:
+ *
+ *   JSON to CBOR (§6.2, preferred serialization)
+ *     integers           major type 0/1 with the shortest head (down to
+ *                        -2^64, up to 2^64-1), beyond that tag 2/3 bignums
+ *     other numbers      the shortest float (16/32/64 bits) that holds the
+ *                        double the text names, when the text names exactly
+ *                        that double's shortest round-trip value ("1.1",
+ *                        "-4.1", "1.0e+300"); otherwise a tag 4 decimal
+ *                        fraction (mantissa an integer or bignum), so no
+ *                        number loses a digit
+ *     objects            maps in document order, duplicates kept; with
+ *                        deterministic (§4.2.1) keys sorted bytewise by their
+ *                        encodings and duplicate keys an error
+ *
+ *   CBOR to JSON (§6.1)
+ *     byte strings       base64url without padding (inside tag 22: base64,
+ *                        inside tag 23: base16, as §6.1 says)
+ *     tags 2, 3, 4       exact numbers; every other tag is dropped, its
+ *                        content kept
+ *     map keys           text strings, or integers (and bignums) as their
+ *                        decimal text; anything else is an error
+ *     floats             the shortest round-trip text, always with a '.0'
+ *                        or an exponent; NaN, infinities, undefined and
+ *                        other simple values are errors unless
+ *                        substitute_null, which makes them null
+ *     indefinite lengths accepted; strings must be valid UTF-8 chunk by chunk
+ *
+ * Hostile input: nothing is allocated from a declared length or count, only
+ * from bytes actually present; containers are tracked on an explicit stack
+ * limited by max_depth; every malformed item is an FJ_ERR_CBOR with the byte
+ * offset where it starts.
+ */
+#ifndef FJ_CBOR_H
+#define FJ_CBOR_H
+
+#include "fj_core.h"
+
+/* ---------------------------------------------------------- encoder */
+
+typedef struct fj_cbor_encode_options
+{
+	const fj_allocator *alloc;	/* NULL: fj_malloc_allocator */
+	bool		deterministic;	/* §4.2.1: sorted keys, duplicate keys an error */
+	size_t		prefix;			/* bytes reserved before the CBOR (a varlena header) */
+	size_t		max_size;		/* limit on prefix + CBOR; 0: none */
+	/* polled now and then during long conversions; nonzero stops them */
+	int			(*interrupted) (void *ctx);
+	void	   *interrupt_ctx;
+} fj_cbor_encode_options;
+
+/*
+ * Encode the (valid) tape value at v as one CBOR data item. On success
+ * out->data holds prefix bytes (uninitialised) then the CBOR, out->len is
+ * prefix + CBOR length. On failure out is released and err says why:
+ * FJ_ERR_DUPLICATE_KEY (deterministic; err->offset is the tape offset,
+ * relative to v, of the repeated key), FJ_ERR_TOO_BIG (a number's exponent
+ * does not fit 64 bits, err->offset is the number's tape offset; or the
+ * output exceeds max_size), FJ_ERR_NOMEM, FJ_ERR_INTERRUPTED.
+ */
+fj_code		fj_cbor_encode(const uint8_t *v, const fj_cbor_encode_options *opt,
+						   fj_buf *out, fj_error *err);
+
+/* ---------------------------------------------------------- decoder */
+
+typedef struct fj_cbor_decode_options
+{
+	const fj_allocator *alloc;	/* NULL: fj_malloc_allocator */
+	uint32_t	max_depth;		/* 0: FJ_DEFAULT_MAX_DEPTH */
+	bool		substitute_null;	/* NaN, infinities, undefined, simple values: null */
+	size_t		prefix;			/* bytes reserved before the tape (a varlena header) */
+	size_t		max_size;		/* limit on prefix + tape; 0: none */
+	int			(*interrupted) (void *ctx);
+	void	   *interrupt_ctx;
+} fj_cbor_decode_options;
+
+/*
+ * Decode len bytes holding exactly one CBOR data item into a tape. On
+ * success out->data holds prefix bytes (uninitialised) then the tape, and
+ * out->len is prefix + tape length. On failure out is released and err says
+ * why: FJ_ERR_CBOR (malformed, or no JSON form; err->offset is where the
+ * offending item starts), FJ_ERR_DEPTH, FJ_ERR_TOO_BIG, FJ_ERR_NOMEM,
+ * FJ_ERR_INTERRUPTED.
+ */
+fj_code		fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_options *opt,
+						   fj_buf *out, fj_error *err);
+
+/* ------------------------------------------------------------ messages */
+
+/* What err->message holds, one line each (the SQL layer tells some apart). */
+#define FJ_CBOR_MSG_EMPTY "The input is empty."
+#define FJ_CBOR_MSG_TRUNCATED "The input is truncated: a data item, or a length or count it declares, runs past the end."
+#define FJ_CBOR_MSG_TRAILING "Unexpected bytes after the end of the data item."
+#define FJ_CBOR_MSG_RESERVED "Reserved additional information value (not well-formed CBOR)."
+#define FJ_CBOR_MSG_SIMPLE_2BYTE "Simple value below 32 in the two-byte form (not well-formed CBOR)."
+#define FJ_CBOR_MSG_BREAK "Break code outside an indefinite-length item."
+#define FJ_CBOR_MSG_BREAK_KEY "Break code between a map key and its value."
+#define FJ_CBOR_MSG_BREAK_TAG "Break code where a tag's content should be."
+#define FJ_CBOR_MSG_CHUNK "An indefinite-length string may only hold definite-length strings of its own type."
+#define FJ_CBOR_MSG_UTF8 "Text string is not valid UTF-8."
+#define FJ_CBOR_MSG_KEY "Map key is not a text string or an integer."
+#define FJ_CBOR_MSG_NONFINITE "NaN and infinities have no JSON form."
+#define FJ_CBOR_MSG_UNDEFINED "The value undefined has no JSON form."
+#define FJ_CBOR_MSG_SIMPLE "Simple values other than false, true and null have no JSON form."
+#define FJ_CBOR_MSG_BIGNUM "Tag 2 or 3 (bignum) must enclose a byte string."
+#define FJ_CBOR_MSG_DECIMAL "Tag 4 (decimal fraction) must enclose an array of two integers."
+#define FJ_CBOR_MSG_DECIMAL_EXP "Decimal fraction exponent is outside the 64-bit range."
+#define FJ_CBOR_MSG_DEPTH "Nesting is deeper than the maximum allowed depth."
+#define FJ_CBOR_MSG_TOO_BIG "The document is larger than the maximum allowed size."
+#define FJ_CBOR_MSG_STRING_TOO_BIG "A string or number is longer than the maximum allowed length."
+#define FJ_CBOR_MSG_COUNT "A container has more than 2^32 - 1 members."
+#define FJ_CBOR_MSG_NOMEM "Out of memory."
+#define FJ_CBOR_MSG_INTERRUPTED "Interrupted."
+#define FJ_CBOR_MSG_DUPLICATE "Object has a duplicate key."
+#define FJ_CBOR_MSG_EXPONENT "The exponent of a number does not fit in 64 bits."
+#define FJ_CBOR_MSG_OUTPUT_TOO_BIG "The CBOR output would exceed the maximum allowed size."
+
+/* --------------------------------------- numbers (cbor_number.c, internal) */
+
+/*
+ * The exact number conversions the mapping needs, shared by the encoder and
+ * the decoder and exposed for the unit tests.
+ */
+
+/* Longest text fj_double_shortest writes. */
+#define FJ_DOUBLE_TEXT_MAX 32
+
+/*
+ * The shortest decimal text that reads back as the finite double d, as a
+ * JSON number that is never integer-shaped: Python's repr() layout ("1.0",
+ * "0.0001", "1e-05", "1e+16", "1.1", "-0.0", "5e-324"). Returns its length.
+ */
+size_t		fj_double_shortest(double d, char *out);
+
+/* A JSON number's text split into its parts (the text must be valid). */
+typedef struct fj_number_parts
+{
+	bool		negative;
+	bool		integer;		/* no fraction and no exponent */
+	const uint8_t *int_digits;	/* digits before the point */
+	size_t		int_len;
+	const uint8_t *frac_digits; /* digits after the point */
+	size_t		frac_len;
+	int64_t		exp;			/* exponent as written (0 if none) */
+	bool		exp_overflow;	/* the exponent does not fit int64 */
+} fj_number_parts;
+
+void		fj_number_split(const uint8_t *s, size_t len, fj_number_parts *n);
+
+/*
+ * Whether the number n (not integer-shaped) denotes a binary64 value
+ * unambiguously: it is finite, and the shortest round-trip text of the
+ * nearest double has the same value as n. *d gets that double.
+ */
+bool		fj_number_is_double(const fj_number_parts *n, double *d);
+
+/*
+ * Whether the finite double d is exactly a binary16 value; *bits gets its
+ * encoding.
+ */
+bool		fj_double_to_half(double d, uint16_t *bits);
+
+/* Polled by the long bignum loops: nonzero stops them. */
+typedef struct fj_poll
+{
+	int			(*interrupted) (void *ctx);
+	void	   *ctx;
+} fj_poll;
+
+/*
+ * The n decimal digits (ASCII, no sign) as a big-endian unsigned integer of
+ * the fewest bytes (zero: no bytes), minus one if minus_one (the value must
+ * then be at least one). The bytes replace out's content.
+ */
+fj_code		fj_decimal_to_bignum(const uint8_t *digits, size_t n, bool minus_one,
+								 const fj_allocator *a, const fj_poll *poll, fj_buf *out);
+
+/*
+ * The n-byte big-endian unsigned integer, plus one if plus_one, as decimal
+ * digits without leading zeros ("0" for zero). The digits replace out's content.
+ */
+fj_code		fj_bignum_to_decimal(const uint8_t *bytes, size_t n, bool plus_one,
+								 const fj_allocator *a, const fj_poll *poll, fj_buf *out);
+
+#endif							/* FJ_CBOR_H */

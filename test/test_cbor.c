@@ -1,0 +1,1552 @@
+/*
+ * test_cbor.c — unit tests of the CBOR mapping (src/cbor.h): the number
+ * conversions, decoding and encoding vectors (passing next to failing),
+ * RFC 8949 Appendix A from ../shared/data/cbor/appendix_a.json, hostile
+ * input (every truncation, huge declared lengths, deep nesting, reserved
+ * values, misplaced breaks, mutations), allocation failures, and round trips
+ * of the corpus.
+ */
+#include "harness.h"
+#include "../src/cbor.h"
+
+#include <math.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------- helpers */
+
+static size_t
+unhex(const char *hex, uint8_t *out)
+{
+	size_t		n = 0;
+
+	while (hex[0] && hex[1])
+	{
+		unsigned	v;
+
+		if (hex[0] == ' ')
+		{
+			hex++;
+			continue;
+		}
+		sscanf(hex, "%2x", &v);
+		out[n++] = (uint8_t) v;
+		hex += 2;
+	}
+	return n;
+}
+
+static void
+tohex(const uint8_t *p, size_t n, char *out)
+{
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", p[i]);
+	out[2 * n] = 0;
+}
+
+/* The JSON text of a tape value (malloc'd). */
+static char *
+json_of(const uint8_t *v)
+{
+	fj_buf		out = {0};
+
+	fj_write_json(v, &fj_malloc_allocator, &out);
+	out.data = realloc(out.data, out.len + 1);
+	out.data[out.len] = 0;
+	return (char *) out.data;
+}
+
+/* Decode CBOR bytes; the JSON text (malloc'd) or NULL with err set. */
+static char *
+decode_bytes(const uint8_t *cbor, size_t n, bool substitute, uint32_t max_depth, fj_error *err)
+{
+	fj_cbor_decode_options opt = {0};
+	fj_buf		tape;
+	fj_error	verr;
+	char	   *s;
+
+	opt.substitute_null = substitute;
+	opt.max_depth = max_depth;
+	if (fj_cbor_decode(cbor, n, &opt, &tape, err) != FJ_OK)
+		return NULL;
+	CHECKF(fj_validate_tape(tape.data, tape.len, max_depth, &fj_malloc_allocator, &verr) == FJ_OK,
+		   "decoded tape does not validate: %s at %zu", verr.message, verr.offset);
+	s = json_of(tape.data + FJ_TAPE_HEADER);
+	fj_buf_release(&fj_malloc_allocator, &tape);
+	return s;
+}
+
+static char *
+decode_hex(const char *hex, bool substitute, fj_error *err)
+{
+	uint8_t		buf[4096];
+	size_t		n = unhex(hex, buf);
+
+	return decode_bytes(buf, n, substitute, 0, err);
+}
+
+/* Encode JSON text; the CBOR as hex (malloc'd) or NULL with err set. */
+static char *
+encode_hex(const char *json, bool deterministic, fj_error *err)
+{
+	fj_buf		tape,
+				cbor;
+	fj_cbor_encode_options opt = {0};
+	char	   *hex;
+
+	if (fj_parse(json, strlen(json), NULL, &tape, err) != FJ_OK)
+		return NULL;
+	opt.deterministic = deterministic;
+	if (fj_cbor_encode(tape.data + FJ_TAPE_HEADER, &opt, &cbor, err) != FJ_OK)
+	{
+		fj_buf_release(&fj_malloc_allocator, &tape);
+		return NULL;
+	}
+	hex = malloc(2 * cbor.len + 1);
+	tohex(cbor.data, cbor.len, hex);
+	fj_buf_release(&fj_malloc_allocator, &tape);
+	fj_buf_release(&fj_malloc_allocator, &cbor);
+	return hex;
+}
+
+static void
+expect_decode(const char *hex, const char *want)
+{
+	fj_error	err;
+	char	   *got = decode_hex(hex, false, &err);
+
+	CHECKF(got && strcmp(got, want) == 0, "decode %s: got %s, want %s", hex,
+		   got ? got : err.message, want);
+	free(got);
+}
+
+static void
+expect_decode_null(const char *hex, const char *want)
+{
+	fj_error	err;
+	char	   *got = decode_hex(hex, true, &err);
+
+	CHECKF(got && strcmp(got, want) == 0, "decode %s (substitute_null): got %s, want %s", hex,
+		   got ? got : err.message, want);
+	free(got);
+}
+
+/* Decoding fails with code, a message containing what, at offset. */
+static void
+expect_decode_error(const char *hex, fj_code code, const char *what, size_t offset)
+{
+	fj_error	err;
+	char	   *got = decode_hex(hex, false, &err);
+
+	CHECKF(!got && err.code == code && strstr(err.message, what) && err.offset == offset,
+		   "decode %s: got %s (code %d, offset %zu), want error %d \"%s\" at %zu", hex,
+		   got ? got : err.message, got ? 0 : (int) err.code, got ? 0 : err.offset, (int) code, what, offset);
+	free(got);
+}
+
+static void
+expect_encode(const char *json, const char *want_hex, bool deterministic)
+{
+	fj_error	err;
+	char	   *got = encode_hex(json, deterministic, &err);
+	char		want[1024];
+	size_t		n = 0;
+
+	for (; *want_hex; want_hex++)
+		if (*want_hex != ' ')
+			want[n++] = *want_hex;
+	want[n] = 0;
+	CHECKF(got && strcmp(got, want) == 0, "encode%s %s: got %s, want %s",
+		   deterministic ? " (deterministic)" : "", json, got ? got : err.message, want);
+	free(got);
+}
+
+static void
+expect_encode_error(const char *json, bool deterministic, fj_code code)
+{
+	fj_error	err;
+	char	   *got = encode_hex(json, deterministic, &err);
+
+	CHECKF(!got && err.code == code, "encode %s: got %s, want error %d", json,
+		   got ? got : err.message, (int) code);
+	free(got);
+}
+
+/* JSON text -> CBOR -> JSON text gives want. */
+static void
+expect_roundtrip(const char *json, const char *want)
+{
+	fj_error	err;
+	char	   *hex = encode_hex(json, false, &err);
+	char	   *back = hex ? decode_hex(hex, false, &err) : NULL;
+
+	CHECKF(back && strcmp(back, want) == 0, "round trip %s: got %s, want %s", json,
+		   back ? back : err.message, want);
+	free(hex);
+	free(back);
+}
+
+/* ------------------------------------------------- exact JSON comparison */
+
+/* A number's exact value: sign, significant digits, exponent of the last digit. */
+typedef struct exact
+{
+	bool		negative;
+	char		digits[128];
+	size_t		n;
+	int64_t		exp;
+	bool		integer_form;
+	bool		overflow;
+} exact;
+
+static void
+exact_of(const uint8_t *v, exact *x)
+{
+	char		buf[32];
+	const uint8_t *text;
+	uint32_t	len;
+	fj_number_parts p;
+	size_t		i,
+				total;
+	char		all[4096];
+
+	memset(x, 0, sizeof(*x));
+	if (FJ_TYPE(v[0]) == FJ_NUMBER)
+		len = fj_text(v, &text);
+	else
+	{
+		int64_t		iv = fj_int_value(v);
+
+		len = (uint32_t) snprintf(buf, sizeof(buf), "%lld", (long long) iv);
+		text = (const uint8_t *) buf;
+	}
+	fj_number_split(text, len, &p);
+	x->integer_form = p.integer;
+	x->overflow = p.exp_overflow;
+	total = p.int_len + p.frac_len;
+	if (total >= sizeof(all))
+	{
+		x->overflow = true;
+		return;
+	}
+	memcpy(all, p.int_digits, p.int_len);
+	memcpy(all + p.int_len, p.frac_digits, p.frac_len);
+	x->exp = p.exp - (int64_t) p.frac_len;
+	while (total > 0 && all[total - 1] == '0')
+	{
+		total--;
+		x->exp++;
+	}
+	for (i = 0; i < total && all[i] == '0'; i++)
+		;
+	x->n = total - i;
+	if (x->n >= sizeof(x->digits))
+	{
+		x->overflow = true;
+		return;
+	}
+	memcpy(x->digits, all + i, x->n);
+	x->negative = p.negative && x->n > 0;
+	if (x->n == 0)
+		x->exp = 0;
+}
+
+/* Whether two numbers have the same value (and, if kind, the same integer/non-integer form). */
+static bool
+numbers_equal(const uint8_t *a, const uint8_t *b, bool kind)
+{
+	exact		x,
+				y;
+
+	exact_of(a, &x);
+	exact_of(b, &y);
+	if (x.overflow || y.overflow)
+	{
+		const uint8_t *ta,
+				   *tb;
+		uint32_t	la,
+					lb;
+
+		if (FJ_TYPE(a[0]) != FJ_NUMBER || FJ_TYPE(b[0]) != FJ_NUMBER)
+			return false;
+		la = fj_text(a, &ta);
+		lb = fj_text(b, &tb);
+		return la == lb && memcmp(ta, tb, la) == 0;
+	}
+	if (kind && x.integer_form != y.integer_form)
+		return false;
+	return x.negative == y.negative && x.n == y.n && x.exp == y.exp && memcmp(x.digits, y.digits, x.n) == 0;
+}
+
+static bool is_number(const uint8_t *v)
+{
+	int			t = FJ_TYPE(v[0]);
+
+	return t == FJ_UINT || t == FJ_NINT || t == FJ_NUMBER;
+}
+
+/*
+ * Whether two tape values are the same JSON value: numbers by exact value
+ * (and form, if kind), strings bytewise, containers member by member; with
+ * ordered, objects member by member in order (duplicates included), else as
+ * maps (the last of duplicate keys counts).
+ */
+static bool
+values_equal(const uint8_t *a, const uint8_t *b, bool kind, bool ordered)
+{
+	int			ta = FJ_TYPE(a[0]),
+				tb = FJ_TYPE(b[0]);
+
+	if (is_number(a) || is_number(b))
+		return is_number(a) && is_number(b) && numbers_equal(a, b, kind);
+	if (ta != tb)
+		return false;
+	if (ta == FJ_LITERAL)
+		return a[0] == b[0];
+	if (ta == FJ_STRING)
+	{
+		const uint8_t *sa,
+				   *sb;
+		uint32_t	la = fj_text(a, &sa),
+					lb = fj_text(b, &sb);
+
+		return la == lb && memcmp(sa, sb, la) == 0;
+	}
+	if (ta == FJ_ARRAY || ordered)
+	{
+		const uint8_t *pa = fj_container_members(a),
+				   *pb = fj_container_members(b),
+				   *ea = fj_container_members_end(a);
+
+		if (fj_container_count(a) != fj_container_count(b))
+			return false;
+		for (; pa < ea; pa += fj_value_size(pa), pb += fj_value_size(pb))
+			if (!values_equal(pa, pb, kind, ordered))
+				return false;
+		return true;
+	}
+	else
+	{
+		/* as maps: every operative member of a is in b with an equal value, and back */
+		const uint8_t *maps[2] = {a, b};
+		int			side;
+
+		for (side = 0; side < 2; side++)
+		{
+			const uint8_t *x = maps[side],
+					   *y = maps[1 - side];
+			const uint8_t *p = fj_container_members(x),
+					   *e = fj_container_members_end(x);
+
+			while (p < e)
+			{
+				const uint8_t *k;
+				uint32_t	kl = fj_text(p, &k);
+				const uint8_t *vx = k + kl,
+						   *vy;
+
+				vy = fj_object_get(y, (const char *) k, kl);
+				if (!vy || !values_equal(fj_object_get(x, (const char *) k, kl), vy, kind, ordered))
+					return false;
+				p = vx + fj_value_size(vx);
+			}
+		}
+		return true;
+	}
+}
+
+/* ------------------------------------------------------ number helpers */
+
+/*
+ * The oracle for the shortest double: glibc's snprintf/strtod, every
+ * length from 1 to 17 digits, and at each length the correctly rounded
+ * digits and their neighbour on the other side (the closest that reads back
+ * wins, as Python's repr does). Returns the digits and the exponent of the last.
+ */
+static void
+oracle_shortest(double a, uint64_t *digits, int *e10)
+{
+	int			prec;
+
+	for (prec = 1; prec <= 17; prec++)
+	{
+		char		buf[64],
+					dig[24];
+		const char *p;
+		int			n = 0,
+					x,
+					k;
+		uint64_t	v = 0,
+					cand[2];
+
+		snprintf(buf, sizeof(buf), "%.*e", prec - 1, a);
+		for (p = buf; *p != 'e'; p++)
+			if (*p >= '0' && *p <= '9')
+				dig[n++] = *p;
+		x = atoi(p + 1);
+		for (k = 0; k < n; k++)
+			v = v * 10 + (uint64_t) (dig[k] - '0');
+		cand[0] = v;
+		snprintf(buf, sizeof(buf), "%llue%d", (unsigned long long) v, x - n + 1);
+		cand[1] = strtod(buf, NULL) < a ? v + 1 : v - 1;
+		for (k = 0; k < 2; k++)
+		{
+			uint64_t	c = cand[k];
+			int			e = x - n + 1;
+
+			snprintf(buf, sizeof(buf), "%llue%d", (unsigned long long) c, e);
+			if (c == 0 || strtod(buf, NULL) != a)
+				continue;
+			while (c % 10 == 0)
+			{
+				c /= 10;
+				e++;
+			}
+			*digits = c;
+			*e10 = e;
+			return;
+		}
+	}
+	*digits = 0;
+	*e10 = 0;
+}
+
+/* The digits and exponent of fj_double_shortest's text. */
+static void
+shortest_parts(double a, uint64_t *digits, int *e10)
+{
+	char		buf[FJ_DOUBLE_TEXT_MAX];
+	size_t		n = fj_double_shortest(a, buf),
+				i;
+	fj_number_parts p;
+	uint64_t	v = 0;
+	int			e;
+
+	fj_number_split((const uint8_t *) buf, n, &p);
+	for (i = 0; i < p.int_len; i++)
+		v = v * 10 + (uint64_t) (p.int_digits[i] - '0');
+	for (i = 0; i < p.frac_len; i++)
+		v = v * 10 + (uint64_t) (p.frac_digits[i] - '0');
+	e = (int) p.exp - (int) p.frac_len;
+	while (v && v % 10 == 0)
+	{
+		v /= 10;
+		e++;
+	}
+	*digits = v;
+	*e10 = e;
+}
+
+static uint64_t rng_state = 88172645463325252ULL;
+
+static uint64_t
+rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* One double: the fast shortest agrees with the oracle, and its text is taken back as it. */
+static bool
+check_double(double d)
+{
+	uint64_t	want,
+				got;
+	int			we,
+				ge;
+	char		buf[FJ_DOUBLE_TEXT_MAX + 1];
+	size_t		n;
+	fj_number_parts p;
+	double		back;
+
+	if (!isfinite(d) || d == 0)
+		return true;
+	oracle_shortest(fabs(d), &want, &we);
+	shortest_parts(d, &got, &ge);
+	n = fj_double_shortest(d, buf);
+	buf[n] = 0;
+	if (got != want || ge != we)
+	{
+		CHECKF(0, "shortest(%a = %.17g): got %llue%d, want %llue%d", d, d,
+			   (unsigned long long) got, ge, (unsigned long long) want, we);
+		return false;
+	}
+	fj_number_split((const uint8_t *) buf, n, &p);
+	if (!fj_number_is_double(&p, &back) || back != d)
+	{
+		CHECKF(0, "%s (shortest of %a) is not taken as that double", buf, d);
+		return false;
+	}
+	return true;
+}
+
+/* Decimal texts near doubles: fj_number_is_double's double is strtod's. */
+static bool
+check_decimal_text(const char *text)
+{
+	fj_number_parts p;
+	double		d;
+
+	fj_number_split((const uint8_t *) text, strlen(text), &p);
+	if (fj_number_is_double(&p, &d) && d != strtod(text, NULL))
+	{
+		CHECKF(0, "is_double(%s) gives %a, strtod %a", text, d, strtod(text, NULL));
+		return false;
+	}
+	return true;
+}
+
+static void
+test_double_conversions(void)
+{
+	long		i,
+				bad = 0;
+	int			k;
+
+	/* random bit patterns: every exponent, subnormals included */
+	for (i = 0; i < 400000 && bad < 20; i++)
+	{
+		uint64_t	bits = rng();
+		double		d;
+
+		memcpy(&d, &bits, 8);
+		bad += !check_double(d);
+	}
+	/* integers, powers of two and ten, halves: the exact and tie cases */
+	for (k = -1074; k <= 1023 && bad < 20; k++)
+	{
+		bad += !check_double(ldexp(1, k));
+		bad += !check_double(nextafter(ldexp(1, k), 0));
+		bad += !check_double(nextafter(ldexp(1, k), INFINITY));
+	}
+	for (k = -330; k <= 310 && bad < 20; k++)
+	{
+		char		buf[32];
+
+		snprintf(buf, sizeof(buf), "1e%d", k);
+		bad += !check_double(strtod(buf, NULL));
+		bad += !check_double(nextafter(strtod(buf, NULL), 0));
+	}
+	for (i = 0; i < 60000 && bad < 20; i++)
+	{
+		double		d = (double) (rng() >> (rng() % 64));
+
+		bad += !check_double(d);
+		bad += !check_double(ldexp((double) (rng() >> 11), (int) (rng() % 200) - 100));
+		bad += !check_double((double) (rng() % 100000) / 1000.0);
+	}
+	/* decimal texts of 15 to 19 digits around every magnitude */
+	for (i = 0; i < 500000 && bad < 20; i++)
+	{
+		char		text[64];
+		int			digits = 15 + (int) (rng() % 5),
+					e = (int) (rng() % 640) - 330;
+		uint64_t	m = rng() % 10000000000000000000ULL;
+		uint64_t	lim = 1;
+
+		for (k = 0; k < digits; k++)
+			lim *= 10;
+		m %= lim;
+		snprintf(text, sizeof(text), "%llue%d", (unsigned long long) (m ? m : 1), e);
+		bad += !check_decimal_text(text);
+	}
+	CHECKF(bad == 0, "%ld double conversion mismatches", bad);
+}
+
+static void
+expect_shortest(double d, const char *want)
+{
+	char		buf[FJ_DOUBLE_TEXT_MAX];
+	size_t		n = fj_double_shortest(d, buf);
+
+	buf[n] = 0;
+	CHECKF(strcmp(buf, want) == 0, "shortest(%.17g): got %s, want %s", d, buf, want);
+}
+
+static void
+expect_is_double(const char *text, bool want)
+{
+	fj_number_parts p;
+	double		d;
+	bool		got;
+
+	fj_number_split((const uint8_t *) text, strlen(text), &p);
+	got = fj_number_is_double(&p, &d);
+	CHECKF(got == want, "is_double(%s): got %d, want %d", text, got, want);
+	if (got)
+		CHECKF(d == strtod(text, NULL), "is_double(%s) gives %.17g", text, d);
+}
+
+static void
+expect_bignum(const char *digits, bool minus_one, const char *want_hex)
+{
+	fj_buf		out = {0};
+	char		hex[512];
+	fj_code		rc = fj_decimal_to_bignum((const uint8_t *) digits, strlen(digits), minus_one,
+										  &fj_malloc_allocator, NULL, &out);
+
+	tohex(out.data, out.len, hex);
+	CHECKF(rc == FJ_OK && strcmp(hex, want_hex) == 0, "bignum(%s%s): got %s, want %s",
+		   digits, minus_one ? " - 1" : "", hex, want_hex);
+	/* and back */
+	if (rc == FJ_OK)
+	{
+		uint8_t		bytes[256];
+		size_t		n = out.len;
+		fj_buf		dec = {0};
+
+		memcpy(bytes, out.data, n);
+		rc = fj_bignum_to_decimal(bytes, n, minus_one, &fj_malloc_allocator, NULL, &dec);
+		CHECKF(rc == FJ_OK && dec.len == strlen(digits) && memcmp(dec.data, digits, dec.len) == 0,
+			   "bignum back of %s: got %.*s", digits, (int) dec.len, dec.data);
+		fj_buf_release(&fj_malloc_allocator, &dec);
+	}
+	fj_buf_release(&fj_malloc_allocator, &out);
+}
+
+static void
+test_numbers(void)
+{
+	uint16_t	h;
+	int			i;
+	uint64_t	seed = 12345;
+
+	expect_shortest(0.0, "0.0");
+	expect_shortest(-0.0, "-0.0");
+	expect_shortest(1.0, "1.0");
+	expect_shortest(1.1, "1.1");
+	expect_shortest(-4.1, "-4.1");
+	expect_shortest(100000.0, "100000.0");
+	expect_shortest(1e15, "1000000000000000.0");
+	expect_shortest(1e16, "1e+16");
+	expect_shortest(1e300, "1e+300");
+	expect_shortest(0.0001, "0.0001");
+	expect_shortest(0.00001, "1e-05");
+	expect_shortest(5.960464477539063e-08, "5.960464477539063e-08");
+	expect_shortest(3.4028234663852886e+38, "3.4028234663852886e+38");
+	expect_shortest(1363896240.5, "1363896240.5");
+	expect_shortest(5e-324, "5e-324");
+	expect_shortest(2.2250738585072014e-308, "2.2250738585072014e-308");
+	expect_shortest(1.7976931348623157e308, "1.7976931348623157e+308");
+	expect_shortest(0.1 + 0.2, "0.30000000000000004");
+	expect_shortest(123456789012345680.0, "1.2345678901234568e+17");
+	expect_shortest(9007199254740993.0, "9007199254740992.0");
+
+	expect_is_double("1.1", true);
+	expect_is_double("1.10", true);
+	expect_is_double("-4.1", true);
+	expect_is_double("1.0e+300", true);
+	expect_is_double("1e2", true);
+	expect_is_double("0.0", true);
+	expect_is_double("-0.0", true);
+	expect_is_double("0e999999999999999999999", true);
+	expect_is_double("0.30000000000000004", true);
+	expect_is_double("0.3000000000000000444", false);
+	expect_is_double("0.10000000000000001", false);
+	expect_is_double("1e400", false);
+	expect_is_double("1e-400", false);
+	expect_is_double("5e-324", true);
+	expect_is_double("4.9406564584124654e-324", false);
+	expect_is_double("1.7976931348623157e308", true);
+	expect_is_double("1.7976931348623159e308", false);
+	expect_is_double("1e99999999999999999999", false);
+	expect_is_double("123456789.123456789", false);
+	expect_is_double("9007199254740993.0", false);
+	expect_is_double("9007199254740992.0", true);
+
+	/* every finite binary16 value, and its neighbours */
+	for (i = 0; i < 0x7c00; i++)
+	{
+		double		v;
+		int			e = i >> 10,
+					m = i & 1023;
+
+		v = e == 0 ? ldexp(m, -24) : ldexp(1024 + m, e - 25);
+		CHECKF(fj_double_to_half(v, &h) && h == i, "half of %.17g: %04x, want %04x", v, h, i);
+		CHECKF(fj_double_to_half(-v, &h) && h == (0x8000 | i), "half of -%.17g", v);
+		if (i > 0)
+			CHECKF(!fj_double_to_half(nextafter(v, 0), &h) || (e == 0 && m == 0), "half of below %.17g", v);
+	}
+	CHECK(!fj_double_to_half(65520.0, &h));
+	CHECK(!fj_double_to_half(1.1, &h));
+	CHECK(!fj_double_to_half(ldexp(1, -25), &h));
+
+	expect_bignum("18446744073709551616", false, "010000000000000000");
+	expect_bignum("18446744073709551617", true, "010000000000000000");
+	expect_bignum("1", true, "");
+	expect_bignum("255", false, "ff");
+	expect_bignum("256", false, "0100");
+	expect_bignum("340282366920938463463374607431768211456", false, "0100000000000000000000000000000000");
+	expect_bignum("123456789012345678901234567890", false, "018ee90ff6c373e0ee4e3f0ad2");
+
+	/* shortest text reads back, for random doubles of every magnitude */
+	for (i = 0; i < 200000; i++)
+	{
+		double		d;
+		char		buf[FJ_DOUBLE_TEXT_MAX + 1];
+		size_t		n;
+		fj_number_parts p;
+		double		back;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		memcpy(&d, &seed, 8);
+		if (!isfinite(d))
+			continue;
+		n = fj_double_shortest(d, buf);
+		buf[n] = 0;
+		if (strtod(buf, NULL) != d)
+		{
+			CHECKF(0, "shortest(%a) = %s does not read back", d, buf);
+			continue;
+		}
+		/* and names the double unambiguously */
+		fj_number_split((const uint8_t *) buf, n, &p);
+		if (!fj_number_is_double(&p, &back) || back != d)
+			CHECKF(0, "shortest(%a) = %s is not taken as that double", d, buf);
+	}
+	CHECK(1);
+}
+
+/* ------------------------------------------------------------ decoding */
+
+static void
+test_decode(void)
+{
+	/* integers */
+	expect_decode("00", "0");
+	expect_decode("17", "23");
+	expect_decode("1818", "24");
+	expect_decode("1b7fffffffffffffff", "9223372036854775807");
+	expect_decode("1b8000000000000000", "9223372036854775808");
+	expect_decode("3b7fffffffffffffff", "-9223372036854775808");
+	expect_decode("3b8000000000000000", "-9223372036854775809");
+	expect_decode("3bffffffffffffffff", "-18446744073709551616");
+	/* non-preferred heads are accepted */
+	expect_decode("1b0000000000000001", "1");
+	/* bignums */
+	expect_decode("c240", "0");
+	expect_decode("c340", "-1");
+	expect_decode("c24101", "1");
+	expect_decode("c2480000000000000001", "1");
+	expect_decode("c2487fffffffffffffff", "9223372036854775807");
+	expect_decode("c2488000000000000000", "9223372036854775808");
+	expect_decode("c3487fffffffffffffff", "-9223372036854775808");
+	expect_decode("c3488000000000000000", "-9223372036854775809");
+	expect_decode("c24a01000000000000000000", "4722366482869645213696");
+	expect_decode("c25f4101420000ff", "65536");
+	expect_decode_error("c201", FJ_ERR_CBOR, "Tag 2 or 3", 1);
+	expect_decode_error("c3f6", FJ_ERR_CBOR, "Tag 2 or 3", 1);
+	expect_decode_error("c2c240", FJ_ERR_CBOR, "Tag 2 or 3", 1);
+	expect_decode_error("c26161", FJ_ERR_CBOR, "Tag 2 or 3", 1);
+	/* decimal fractions */
+	expect_decode("c48221196ab3", "273.15");
+	expect_decode("c4820005", "5");
+	expect_decode("c4820105", "5e+1");
+	expect_decode("c4822005", "0.5");
+	expect_decode("c4822505", "0.000005");
+	expect_decode("c4822605", "5e-7");
+	expect_decode("c482381f05", "5e-32");
+	expect_decode("c4821901900f", "1.5e+401");
+	expect_decode("c48220c249010000000000000000", "1844674407370955161.6");
+	expect_decode("c48220c349010000000000000000", "-1844674407370955161.7");
+	expect_decode("c4822000", "0.0");
+	expect_decode("c4820038ff", "-256");
+	expect_decode("c49f2005ff", "0.5");
+	expect_decode("c4821b7fffffffffffffff01", "1e+9223372036854775807");
+	expect_decode("c4823b7fffffffffffffff01", "1e-9223372036854775808");
+	expect_decode("c4823b7fffffffffffffff0a", "1.0e-9223372036854775807");
+	expect_decode_error("c4821b7fffffffffffffff0a", FJ_ERR_CBOR, "exponent", 11);
+	expect_decode_error("c4821b800000000000000001", FJ_ERR_CBOR, "exponent", 2);
+	expect_decode_error("c4823b800000000000000001", FJ_ERR_CBOR, "exponent", 2);
+	expect_decode_error("c48301020f", FJ_ERR_CBOR, "Tag 4", 1);
+	expect_decode_error("c48101", FJ_ERR_CBOR, "Tag 4", 1);
+	expect_decode_error("c482f93c0001", FJ_ERR_CBOR, "Tag 4", 2);
+	expect_decode_error("c482016161", FJ_ERR_CBOR, "Tag 4", 3);
+	expect_decode_error("c48201c101", FJ_ERR_CBOR, "Tag 4", 3);
+	expect_decode_error("c48201c401", FJ_ERR_CBOR, "Tag 4", 3);
+	expect_decode_error("c4824101", FJ_ERR_CBOR, "Tag 4", 2);
+	expect_decode_error("c49f0101", FJ_ERR_CBOR, "truncated", 4);
+	expect_decode_error("c49f010101ff", FJ_ERR_CBOR, "Tag 4", 4);
+	expect_decode_error("c49f01ff", FJ_ERR_CBOR, "Tag 4", 3);
+	expect_decode_error("c4a0", FJ_ERR_CBOR, "Tag 4", 1);
+	expect_decode_error("c401", FJ_ERR_CBOR, "Tag 4", 1);
+	/* floats */
+	expect_decode("f93c00", "1.0");
+	expect_decode("f90001", "5.960464477539063e-08");
+	expect_decode("f903ff", "6.097555160522461e-05");
+	expect_decode("fa47c35000", "100000.0");
+	expect_decode("fb3ff199999999999a", "1.1");
+	expect_decode("fb0000000000000001", "5e-324");
+	expect_decode("fb4340000000000000", "9007199254740992.0");
+	expect_decode("fb43b0000000000000", "1.152921504606847e+18");
+	expect_decode_error("f97e00", FJ_ERR_CBOR, "NaN", 0);
+	expect_decode_error("fa7f800000", FJ_ERR_CBOR, "NaN", 0);
+	expect_decode_error("fbfff0000000000000", FJ_ERR_CBOR, "NaN", 0);
+	expect_decode_null("f97e00", "null");
+	expect_decode_null("83f97c00f7f0", "[null,null,null]");
+	/* simple values */
+	expect_decode("f4", "false");
+	expect_decode("f5", "true");
+	expect_decode("f6", "null");
+	expect_decode_error("f7", FJ_ERR_CBOR, "undefined", 0);
+	expect_decode_error("e0", FJ_ERR_CBOR, "Simple", 0);
+	expect_decode_error("f3", FJ_ERR_CBOR, "Simple", 0);
+	expect_decode_error("f820", FJ_ERR_CBOR, "Simple", 0);
+	expect_decode_error("f81f", FJ_ERR_CBOR, "two-byte", 0);
+	expect_decode_error("f814", FJ_ERR_CBOR, "two-byte", 0);
+	expect_decode_null("f820", "null");
+	expect_decode_null("8201f8ff", "[1,null]");
+	/* strings */
+	expect_decode("60", "\"\"");
+	expect_decode("6449455446", "\"IETF\"");
+	expect_decode("62225c", "\"\\\"\\\\\"");
+	expect_decode("6100", "\"\\u0000\"");
+	expect_decode("7f6161626263ff", "\"abc\"");
+	expect_decode("7fff", "\"\"");
+	expect_decode_error("62c328", FJ_ERR_CBOR, "UTF-8", 0);
+	expect_decode_error("63eda080", FJ_ERR_CBOR, "UTF-8", 0);
+	expect_decode_error("62c0af", FJ_ERR_CBOR, "UTF-8", 0);
+	/* a code point split across chunks is invalid (§3.2.3) */
+	expect_decode_error("7f61c361bcff", FJ_ERR_CBOR, "UTF-8", 1);
+	expect_decode("7f62c3bcff", "\"\xc3\xbc\"");
+	expect_decode_error("7f4161ff", FJ_ERR_CBOR, "indefinite-length string", 1);
+	expect_decode_error("7f7f6161ffff", FJ_ERR_CBOR, "indefinite-length string", 1);
+	expect_decode_error("7f01ff", FJ_ERR_CBOR, "indefinite-length string", 1);
+	expect_decode_error("7fc16161ff", FJ_ERR_CBOR, "indefinite-length string", 1);
+	expect_decode_error("7ff6ff", FJ_ERR_CBOR, "indefinite-length string", 1);
+	expect_decode_error("5f6161ff", FJ_ERR_CBOR, "indefinite-length string", 1);
+	/* byte strings: base64url, or as tags 21-23 ask (§6.1) */
+	expect_decode("40", "\"\"");
+	expect_decode("4101", "\"AQ\"");
+	expect_decode("420102", "\"AQI\"");
+	expect_decode("43010203", "\"AQID\"");
+	expect_decode("43fbff00", "\"-_8A\"");
+	expect_decode("d54343fbff", "\"Q_v_\"");
+	expect_decode("d64401020304", "\"AQIDBA==\"");
+	expect_decode("d64343fbff", "\"Q/v/\"");
+	expect_decode("d7440102abcd", "\"0102ABCD\"");
+	expect_decode("d7824101a1616142ff00", "[\"01\",{\"a\":\"FF00\"}]");
+	expect_decode("d782d5410141ff", "[\"AQ\",\"FF\"]");
+	expect_decode("d75f4101ff", "\"01\"");
+	expect_decode("5f42010243030405ff", "\"AQIDBAU\"");
+	/* other tags: dropped, content kept (including one-byte tags 6..20) */
+	expect_decode("c074323031332d30332d32315432303a30343a30305a", "\"2013-03-21T20:04:00Z\"");
+	expect_decode("c11a514b67b0", "1363896240");
+	expect_decode("c6c7d40a", "10");
+	expect_decode("d9d9f7a1616101", "{\"a\":1}");
+	expect_decode("db000000010000000001", "1");
+	expect_decode("c5822003", "[-1,3]");
+	expect_decode_error("c1", FJ_ERR_CBOR, "truncated", 1);
+	expect_decode_error("9fc1ff", FJ_ERR_CBOR, "Break code where a tag", 2);
+	/* containers */
+	expect_decode("80", "[]");
+	expect_decode("a0", "{}");
+	expect_decode("9fff", "[]");
+	expect_decode("bfff", "{}");
+	expect_decode("a201020304", "{\"1\":2,\"3\":4}");
+	expect_decode("a23bffffffffffffffff011bffffffffffffffff02",
+				  "{\"-18446744073709551616\":1,\"18446744073709551615\":2}");
+	expect_decode("a1c24901000000000000000001", "{\"18446744073709551616\":1}");
+	expect_decode("a1c34101f6", "{\"-2\":null}");
+	expect_decode("a1c16161f6", "{\"a\":null}");
+	expect_decode("a2616101616102", "{\"a\":1,\"a\":2}");
+	expect_decode("a201016131f6", "{\"1\":1,\"1\":null}");
+	expect_decode_error("a1f401", FJ_ERR_CBOR, "Map key", 1);
+	expect_decode_error("a1f601", FJ_ERR_CBOR, "Map key", 1);
+	expect_decode_error("a1f93c0001", FJ_ERR_CBOR, "Map key", 1);
+	expect_decode_error("a1410101", FJ_ERR_CBOR, "Map key", 1);
+	expect_decode_error("a18001", FJ_ERR_CBOR, "Map key", 1);
+	expect_decode_error("a1a001", FJ_ERR_CBOR, "Map key", 1);
+	expect_decode_error("a1c482010101", FJ_ERR_CBOR, "Map key", 2);
+	expect_decode_error("a1f701", FJ_ERR_CBOR, "Map key", 1);
+	expect_decode_error("a15f41ff01", FJ_ERR_CBOR, "Map key", 1);
+	expect_decode_error("bf6161ff", FJ_ERR_CBOR, "between a map key and its value", 3);
+	/* keys substitute_null cannot fix */
+	{
+		fj_error	err;
+		char	   *got = decode_hex("a1f701", true, &err);
+
+		CHECKF(!got && err.code == FJ_ERR_CBOR, "undefined key with substitute_null: %s", got ? got : "error");
+		free(got);
+	}
+	/* a large object gets a key index the validator accepts */
+	expect_decode("aa616100616201616302616403616504616605616706616807616908616a09",
+				  "{\"a\":0,\"b\":1,\"c\":2,\"d\":3,\"e\":4,\"f\":5,\"g\":6,\"h\":7,\"i\":8,\"j\":9}");
+}
+
+/* ------------------------------------------------------- hostile input */
+
+static void
+test_hostile(void)
+{
+	static const char *const valid[] = {
+		"a26161016162820203",
+		"9f018202039f0405ffff",
+		"bf6346756ef563416d7421ff",
+		"c249010000000000000000",
+		"c48221196ab3",
+		"7f657374726561646d696e67ff",
+		"5f42010243030405ff",
+		"d818456449455446",
+		"fb7e37e43c8800759c",
+		"83a1c16161f6c4822005d7824101a1616142ff00",
+	};
+	uint8_t		buf[4096];
+	size_t		i,
+				k;
+	fj_error	err;
+	char	   *got;
+
+	expect_decode_error("", FJ_ERR_CBOR, "empty", 0);
+	/* every proper prefix of a valid item is truncated, never accepted */
+	for (i = 0; i < sizeof(valid) / sizeof(valid[0]); i++)
+	{
+		size_t		n = unhex(valid[i], buf);
+
+		got = decode_bytes(buf, n, false, 0, &err);
+		CHECKF(got != NULL, "valid %s rejected: %s", valid[i], got ? "" : err.message);
+		free(got);
+		for (k = 0; k < n; k++)
+		{
+			got = decode_bytes(buf, k, false, 0, &err);
+			CHECKF(!got && err.code == FJ_ERR_CBOR && err.offset <= k, "prefix %zu of %s: %s", k, valid[i],
+				   got ? got : err.message);
+			free(got);
+		}
+		/* a byte more is trailing data */
+		buf[n] = 0;
+		got = decode_bytes(buf, n + 1, false, 0, &err);
+		CHECKF(!got && err.code == FJ_ERR_CBOR && strstr(err.message, "after the end") && err.offset == n,
+			   "%s plus a byte: %s", valid[i], got ? got : err.message);
+		free(got);
+	}
+	/* huge declared lengths and counts: truncated, nothing allocated for them */
+	expect_decode_error("9b0000000100000000", FJ_ERR_CBOR, "truncated", 9);
+	expect_decode_error("9bffffffffffffffff01", FJ_ERR_CBOR, "truncated", 10);
+	expect_decode_error("bbffffffffffffffff", FJ_ERR_CBOR, "truncated", 9);
+	expect_decode_error("5bffffffffffffffff", FJ_ERR_CBOR, "truncated", 0);
+	expect_decode_error("7bffffffffffffffff", FJ_ERR_CBOR, "truncated", 0);
+	expect_decode_error("5a7fffffff00", FJ_ERR_CBOR, "truncated", 0);
+	expect_decode_error("c25bffffffffffffffff", FJ_ERR_CBOR, "truncated", 1);
+	expect_decode_error("5f5bffffffffffffffffff", FJ_ERR_CBOR, "truncated", 1);
+	expect_decode_error("5f", FJ_ERR_CBOR, "truncated", 1);
+	expect_decode_error("f8", FJ_ERR_CBOR, "truncated", 0);
+	expect_decode_error("19", FJ_ERR_CBOR, "truncated", 0);
+	expect_decode_error("fb3ff1999999", FJ_ERR_CBOR, "truncated", 0);
+	/* reserved additional information 28-30 in every major type, 31 where it means nothing */
+	for (i = 0; i < 8; i++)
+	{
+		int			ai;
+
+		for (ai = 28; ai <= 31; ai++)
+		{
+			char		hex[8];
+			int			b = (int) (i << 5) | ai;
+
+			if (ai == 31 && i != 0 && i != 1 && i != 6)
+				continue;
+			snprintf(hex, sizeof(hex), "%02x00", b);
+			expect_decode_error(hex, FJ_ERR_CBOR, "Reserved", 0);
+		}
+	}
+	expect_decode_error("821c00", FJ_ERR_CBOR, "Reserved", 1);
+	/* breaks out of place */
+	expect_decode_error("ff", FJ_ERR_CBOR, "Break code outside", 0);
+	expect_decode_error("81ff", FJ_ERR_CBOR, "Break code outside", 1);
+	expect_decode_error("a1ff", FJ_ERR_CBOR, "Break code outside", 1);
+	expect_decode_error("a161610180ff", FJ_ERR_CBOR, "after the end", 4);
+	expect_decode_error("9f81ff", FJ_ERR_CBOR, "Break code outside", 2);
+	expect_decode_error("c2ff", FJ_ERR_CBOR, "Break code where a tag", 1);
+	/* trailing bytes */
+	expect_decode_error("0000", FJ_ERR_CBOR, "after the end", 1);
+	expect_decode_error("80ff", FJ_ERR_CBOR, "after the end", 1);
+	/* nesting: max_depth arrays and maps are fine, one more is FJ_ERR_DEPTH */
+	{
+		size_t		depth = 100000;
+		uint8_t    *deep = malloc(depth + 1);
+
+		memset(deep, 0x81, depth);
+		deep[depth] = 0x00;
+		got = decode_bytes(deep, depth + 1, false, (uint32_t) depth, &err);
+		CHECKF(got != NULL, "%zu nested arrays rejected: %s", depth, got ? "" : err.message);
+		free(got);
+		got = decode_bytes(deep, depth + 1, false, (uint32_t) depth - 1, &err);
+		CHECKF(!got && err.code == FJ_ERR_DEPTH && err.offset == depth - 1, "depth limit: %s at %zu",
+			   got ? got : err.message, got ? 0 : err.offset);
+		free(got);
+		memset(deep, 0x9f, depth);
+		got = decode_bytes(deep, depth, false, 0, &err);
+		CHECKF(!got && err.code == FJ_ERR_DEPTH && err.offset == FJ_DEFAULT_MAX_DEPTH,
+			   "indefinite arrays beyond the default depth");
+		free(got);
+		/* maps nest through their values: {"": {"": ...}} */
+		for (k = 0; k + 2 < depth; k += 2)
+		{
+			deep[k] = 0xa1;
+			deep[k + 1] = 0x60;
+		}
+		got = decode_bytes(deep, k, false, 0, &err);
+		CHECKF(!got && err.code == FJ_ERR_DEPTH && err.offset == 2 * FJ_DEFAULT_MAX_DEPTH,
+			   "nested maps beyond the default depth: %s", got ? got : err.message);
+		free(got);
+		/* a long chain of tags is not nesting: dropped one by one */
+		memset(deep, 0xc1, depth);
+		got = decode_bytes(deep, depth + 1, false, 0, &err);
+		CHECKF(got && strcmp(got, "0") == 0, "tag chain: %s", got ? got : err.message);
+		free(got);
+		free(deep);
+	}
+	/* random bytes and mutations of valid items: never a crash, accepted means a valid tape */
+	{
+		uint64_t	s = 42;
+		int			round;
+		int			accepted = 0;
+
+		for (round = 0; round < 200000; round++)
+		{
+			size_t		n;
+			fj_buf		tape;
+			fj_cbor_decode_options opt = {0};
+
+			s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+			if (round % 2)
+			{
+				const char *v = valid[(s >> 33) % (sizeof(valid) / sizeof(valid[0]))];
+
+				n = unhex(v, buf);
+				for (k = 0; k < 1 + (s >> 20) % 3; k++)
+				{
+					s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+					buf[(s >> 33) % n] = (uint8_t) (s >> 13);
+				}
+			}
+			else
+			{
+				n = 1 + (s >> 40) % 24;
+				for (k = 0; k < n; k++)
+				{
+					s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+					buf[k] = (uint8_t) (s >> 33);
+				}
+			}
+			opt.substitute_null = (s >> 7) & 1;
+			if (fj_cbor_decode(buf, n, &opt, &tape, &err) == FJ_OK)
+			{
+				fj_error	verr;
+				fj_buf		cbor;
+
+				accepted++;
+				if (fj_validate_tape(tape.data, tape.len, 0, &fj_malloc_allocator, &verr) != FJ_OK)
+					CHECKF(0, "mutation %d: accepted tape does not validate: %s", round, verr.message);
+				else if (fj_cbor_encode(tape.data + FJ_TAPE_HEADER, NULL, &cbor, &verr) != FJ_OK)
+					CHECKF(0, "mutation %d: accepted tape does not re-encode: %s", round, verr.message);
+				else
+					fj_buf_release(&fj_malloc_allocator, &cbor);
+				fj_buf_release(&fj_malloc_allocator, &tape);
+			}
+			else if (err.code != FJ_ERR_CBOR && err.code != FJ_ERR_DEPTH)
+				CHECKF(0, "mutation %d: unexpected code %d", round, (int) err.code);
+		}
+		CHECKF(accepted > 1000, "only %d mutations accepted", accepted);
+	}
+}
+
+/* ------------------------------------------------------------ encoding */
+
+static void
+test_encode(void)
+{
+	/* integers: shortest heads, 64-bit ranges, then bignums */
+	expect_encode("0", "00", false);
+	expect_encode("23", "17", false);
+	expect_encode("24", "1818", false);
+	expect_encode("-1", "20", false);
+	expect_encode("-25", "3818", false);
+	expect_encode("9223372036854775807", "1b7fffffffffffffff", false);
+	expect_encode("-9223372036854775808", "3b7fffffffffffffff", false);
+	expect_encode("9223372036854775808", "1b8000000000000000", false);
+	expect_encode("18446744073709551615", "1bffffffffffffffff", false);
+	expect_encode("18446744073709551616", "c249010000000000000000", false);
+	expect_encode("-18446744073709551616", "3bffffffffffffffff", false);
+	expect_encode("-18446744073709551617", "c349010000000000000000", false);
+	expect_encode("-0", "00", false);
+	expect_encode("123456789012345678901234567890", "c24d018ee90ff6c373e0ee4e3f0ad2", false);
+	/* floats: the shortest width that keeps the double */
+	expect_encode("0.0", "f90000", false);
+	expect_encode("-0.0", "f98000", false);
+	expect_encode("1.0", "f93c00", false);
+	expect_encode("1e0", "f93c00", false);
+	expect_encode("100E-2", "f93c00", false);
+	expect_encode("1.5", "f93e00", false);
+	expect_encode("65504.0", "f97bff", false);
+	expect_encode("65505.0", "fa477fe100", false);
+	expect_encode("100000.0", "fa47c35000", false);
+	expect_encode("5.960464477539063e-08", "f90001", false);
+	expect_encode("1.7881393432617188e-07", "f90003", false);
+	expect_encode("6.097555160522461e-05", "f903ff", false);
+	expect_encode("1.1", "fb3ff199999999999a", false);
+	expect_encode("1.10", "fb3ff199999999999a", false);
+	expect_encode("1.0e+300", "fb7e37e43c8800759c", false);
+	expect_encode("5e-324", "fb0000000000000001", false);
+	expect_encode("1e2", "f95640", false);
+	expect_encode("0e400", "f90000", false);
+	/* decimal fractions: everything a double does not name exactly */
+	expect_encode("0.10000000000000001", "c482301b002386f26fc10001", false);
+	expect_encode("273.1500000000000000001", "c48232c24994132d69e48b7e0001", false);
+	expect_encode("1e400", "c482190190 01", false);
+	expect_encode("-1.5e-400", "c482390190 2e", false);
+	expect_encode("123456789012345678901234567890.5", "c48220c24d0f951a9fa3a286c94f0e766c39", false);
+	expect_encode("1e-9223372036854775807", "c4823b7ffffffffffffffe01", false);
+	expect_encode("1e9223372036854775807", "c4821b7fffffffffffffff01", false);
+	expect_encode("1.5e-9223372036854775807", "c4823b7fffffffffffffff0f", false);
+	expect_encode_error("1e9223372036854775808", false, FJ_ERR_TOO_BIG);
+	expect_encode_error("1.5e-9223372036854775808", false, FJ_ERR_TOO_BIG);
+	/* strings, literals, containers */
+	expect_encode("\"\"", "60", false);
+	expect_encode("\"\\u00fc\"", "62c3bc", false);
+	expect_encode("[true,false,null]", "83f5f4f6", false);
+	expect_encode("{\"b\":1,\"a\":2}", "a2616201616102", false);
+	expect_encode("{\"b\":1,\"a\":2}", "a2616102616201", true);
+	expect_encode("{\"aa\":1,\"b\":2,\"a\":3}", "a3616103616202626161 01", true);
+	expect_encode("{\"a\":1,\"a\":2}", "a2616101616102", false);
+	expect_encode_error("{\"a\":1,\"a\":2}", true, FJ_ERR_DUPLICATE_KEY);
+	expect_encode_error("[{\"x\":{\"a\":1,\"b\":[],\"a\":2}}]", true, FJ_ERR_DUPLICATE_KEY);
+	expect_encode("{\"z\":{\"y\":1,\"x\":2},\"a\":[{\"d\":1,\"c\":2}]}",
+				  "a26161 81a2616302616401 617a a2617802617901", true);
+
+	/* where the duplicate is: the tape offset of the second key */
+	{
+		fj_buf		tape,
+					cbor;
+		fj_error	err;
+		fj_cbor_encode_options opt = {0};
+		const char *json = "{\"b\":1,\"a\":1,\"b\":2}";
+		const uint8_t *key;
+
+		fj_parse(json, strlen(json), NULL, &tape, &err);
+		opt.deterministic = true;
+		CHECK(fj_cbor_encode(tape.data + FJ_TAPE_HEADER, &opt, &cbor, &err) == FJ_ERR_DUPLICATE_KEY);
+		CHECK(FJ_TYPE(tape.data[FJ_TAPE_HEADER + err.offset]) == FJ_STRING);
+		CHECK(fj_text(tape.data + FJ_TAPE_HEADER + err.offset, &key) == 1 && key[0] == 'b');
+		CHECK(err.offset == 9);
+		fj_buf_release(&fj_malloc_allocator, &tape);
+	}
+
+	/* round trips keep number spelling where CBOR can */
+	expect_roundtrip("[1,-1,0.5,1.0,1e2,-0,-0.0,1E400,0.10000000000000001,1.50,123.4500000000000000000]",
+					 "[1,-1,0.5,1.0,100.0,0,-0.0,1e+400,0.10000000000000001,1.5,123.45]");
+	expect_roundtrip("[18446744073709551616,-18446744073709551617,99999999999999999999999999999]",
+					 "[18446744073709551616,-18446744073709551617,99999999999999999999999999999]");
+	expect_roundtrip("{\"a\":{\"b\":[{},[],\"\"]},\"a\":null}", "{\"a\":{\"b\":[{},[],\"\"]},\"a\":null}");
+}
+
+/* --------------------------------------------------------- Appendix A */
+
+/* Expected results of the Appendix A vectors that have no JSON "decoded". */
+static const struct
+{
+	const char *hex;
+	const char *json;			/* NULL: an error by default */
+	const char *with_null;		/* the result with substitute_null (NULL: json, or an error) */
+}			diagnostics[] = {
+	{"f97c00", NULL, "null"},	/* Infinity */
+	{"f97e00", NULL, "null"},	/* NaN */
+	{"f9fc00", NULL, "null"},	/* -Infinity */
+	{"fa7f800000", NULL, "null"},
+	{"fa7fc00000", NULL, "null"},
+	{"faff800000", NULL, "null"},
+	{"fb7ff0000000000000", NULL, "null"},
+	{"fb7ff8000000000000", NULL, "null"},
+	{"fbfff0000000000000", NULL, "null"},
+	{"f7", NULL, "null"},		/* undefined */
+	{"f0", NULL, "null"},		/* simple(16) */
+	{"f818", NULL, NULL},		/* simple(24): not well-formed in RFC 8949 (two-byte form below 32) */
+	{"f8ff", NULL, "null"},		/* simple(255) */
+	{"c074323031332d30332d32315432303a30343a30305a", "\"2013-03-21T20:04:00Z\"", NULL},
+	{"c11a514b67b0", "1363896240", NULL},
+	{"c1fb41d452d9ec200000", "1363896240.5", NULL},
+	{"d74401020304", "\"01020304\"", NULL},
+	{"d818456449455446", "\"ZElFVEY\"", NULL},
+	{"d82076687474703a2f2f7777772e6578616d706c652e636f6d", "\"http://www.example.com\"", NULL},
+	{"40", "\"\"", NULL},
+	{"4401020304", "\"AQIDBA\"", NULL},
+	{"a201020304", "{\"1\":2,\"3\":4}", NULL},
+	{"5f42010243030405ff", "\"AQIDBAU\"", NULL},
+};
+
+static void
+test_appendix_a(void)
+{
+	const char *data = t_data_dir();
+	char		path[1024];
+	char	   *json;
+	size_t		len;
+	fj_buf		file;
+	fj_error	err;
+	const uint8_t *root,
+			   *p,
+			   *end;
+	int			n_decoded = 0,
+				n_roundtrip = 0,
+				n_diagnostic = 0,
+				n_total = 0;
+
+	if (!data)
+		return;
+	snprintf(path, sizeof(path), "%s/cbor/appendix_a.json", data);
+	json = t_read_file(path, &len);
+	if (!json)
+	{
+		printf("SKIP: %s is absent\n", path);
+		return;
+	}
+	CHECK(fj_parse(json, len, NULL, &file, &err) == FJ_OK);
+	root = file.data + FJ_TAPE_HEADER;
+	CHECK(FJ_TYPE(root[0]) == FJ_ARRAY);
+	p = fj_container_members(root);
+	end = fj_container_members_end(root);
+	for (; p < end; p += fj_value_size(p))
+	{
+		const uint8_t *hexv = fj_object_get(p, "hex", 3),
+				   *decoded = fj_object_get(p, "decoded", 7),
+				   *diag = fj_object_get(p, "diagnostic", 10),
+				   *rt = fj_object_get(p, "roundtrip", 9),
+				   *h;
+		uint32_t	hl = fj_text(hexv, &h);
+		char		hex[512];
+		uint8_t		cbor[256];
+		size_t		n;
+		fj_cbor_decode_options opt = {0};
+		fj_buf		tape;
+
+		n_total++;
+		memcpy(hex, h, hl);
+		hex[hl] = 0;
+		n = unhex(hex, cbor);
+		if (decoded)
+		{
+			bool		ok = fj_cbor_decode(cbor, n, &opt, &tape, &err) == FJ_OK;
+
+			n_decoded++;
+			CHECKF(ok && values_equal(tape.data + FJ_TAPE_HEADER, decoded, true, true),
+				   "Appendix A %s: decodes to %s", hex, ok ? json_of(tape.data + FJ_TAPE_HEADER) : err.message);
+			if (ok)
+				fj_buf_release(&fj_malloc_allocator, &tape);
+			if (rt && FJ_IMM(rt[0]) == FJ_TRUE)
+			{
+				fj_buf		out;
+				char		got[512];
+
+				n_roundtrip++;
+				CHECK(fj_cbor_encode(decoded, NULL, &out, &err) == FJ_OK);
+				tohex(out.data, out.len, got);
+				CHECKF(strcmp(got, hex) == 0, "Appendix A %s: encodes back as %s", hex, got);
+				fj_buf_release(&fj_malloc_allocator, &out);
+			}
+		}
+		else
+		{
+			size_t		i;
+			bool		found = false;
+
+			n_diagnostic++;
+			CHECK(diag != NULL);
+			for (i = 0; i < sizeof(diagnostics) / sizeof(diagnostics[0]); i++)
+			{
+				char	   *got,
+						   *got_null;
+
+				if (strcmp(diagnostics[i].hex, hex) != 0)
+					continue;
+				found = true;
+				got = decode_bytes(cbor, n, false, 0, &err);
+				if (diagnostics[i].json)
+					CHECKF(got && strcmp(got, diagnostics[i].json) == 0, "Appendix A %s: got %s, want %s",
+						   hex, got ? got : err.message, diagnostics[i].json);
+				else
+					CHECKF(!got && err.code == FJ_ERR_CBOR, "Appendix A %s: got %s, want an error", hex, got);
+				got_null = decode_bytes(cbor, n, true, 0, &err);
+				if (diagnostics[i].with_null || diagnostics[i].json)
+					CHECKF(got_null && strcmp(got_null, diagnostics[i].with_null ? diagnostics[i].with_null : diagnostics[i].json) == 0,
+						   "Appendix A %s with substitute_null: got %s", hex, got_null ? got_null : err.message);
+				else
+					CHECKF(!got_null && err.code == FJ_ERR_CBOR, "Appendix A %s with substitute_null: got %s, want an error",
+						   hex, got_null);
+				free(got);
+				free(got_null);
+			}
+			CHECKF(found, "Appendix A %s: no expected result", hex);
+		}
+	}
+	printf("Appendix A: %d vectors, %d decoded (%d round trips), %d diagnostic\n",
+		   n_total, n_decoded, n_roundtrip, n_diagnostic);
+	CHECK(n_total == 82);
+	fj_buf_release(&fj_malloc_allocator, &file);
+	free(json);
+}
+
+/* ----------------------------------------------------------- corpus */
+
+/* Round trips of one document: decode(encode(x)) = x; deterministic too; a fixpoint after one round. */
+static void
+check_document(const char *name, const char *json, size_t len)
+{
+	fj_buf		tape,
+				cbor,
+				back,
+				cbor2,
+				det,
+				back_det;
+	fj_error	err;
+	fj_cbor_encode_options eopt = {0};
+
+	if (fj_parse(json, len, NULL, &tape, &err) != FJ_OK)
+		return;
+	if (fj_cbor_encode(tape.data + FJ_TAPE_HEADER, NULL, &cbor, &err) != FJ_OK)
+	{
+		CHECKF(0, "%s: encode failed: %s", name, err.message);
+		fj_buf_release(&fj_malloc_allocator, &tape);
+		return;
+	}
+	if (fj_cbor_decode(cbor.data, cbor.len, NULL, &back, &err) != FJ_OK)
+		CHECKF(0, "%s: decode failed: %s at %zu", name, err.message, err.offset);
+	else
+	{
+		CHECKF(values_equal(tape.data + FJ_TAPE_HEADER, back.data + FJ_TAPE_HEADER, false, true),
+			   "%s: decode(encode(x)) differs from x", name);
+		CHECK(fj_cbor_encode(back.data + FJ_TAPE_HEADER, NULL, &cbor2, &err) == FJ_OK);
+		CHECKF(cbor2.len == cbor.len && memcmp(cbor2.data, cbor.data, cbor.len) == 0,
+			   "%s: encode(decode(encode(x))) differs from encode(x)", name);
+		fj_buf_release(&fj_malloc_allocator, &cbor2);
+		fj_buf_release(&fj_malloc_allocator, &back);
+	}
+	eopt.deterministic = true;
+	if (fj_cbor_encode(tape.data + FJ_TAPE_HEADER, &eopt, &det, &err) == FJ_OK)
+	{
+		CHECK(fj_cbor_decode(det.data, det.len, NULL, &back_det, &err) == FJ_OK);
+		CHECKF(values_equal(tape.data + FJ_TAPE_HEADER, back_det.data + FJ_TAPE_HEADER, false, false),
+			   "%s: deterministic round trip differs", name);
+		fj_buf_release(&fj_malloc_allocator, &back_det);
+		fj_buf_release(&fj_malloc_allocator, &det);
+	}
+	else
+		CHECKF(err.code == FJ_ERR_DUPLICATE_KEY, "%s: deterministic encode failed: %s", name, err.message);
+	fj_buf_release(&fj_malloc_allocator, &cbor);
+	fj_buf_release(&fj_malloc_allocator, &tape);
+}
+
+static void
+test_corpus(void)
+{
+	const char *data = t_data_dir();
+	char		dir[1024];
+	char	  **files;
+	size_t		n,
+				i;
+	int			docs = 0;
+
+	static const char *const subdirs[] = {"corpus", "corpus/small", "corpus/small/jsoniter_scala"};
+	size_t		s;
+
+	if (!data)
+		return;
+	for (s = 0; s < sizeof(subdirs) / sizeof(subdirs[0]); s++)
+	{
+		snprintf(dir, sizeof(dir), "%s/%s", data, subdirs[s]);
+		n = t_list_dir(dir, "", ".json", &files);
+		for (i = 0; i < n; i++)
+		{
+			size_t		len;
+			char	   *json = t_read_file(files[i], &len);
+
+			if (json)
+			{
+				check_document(files[i], json, len);
+				docs++;
+			}
+			free(json);
+			free(files[i]);
+		}
+		free(files);
+	}
+	snprintf(dir, sizeof(dir), "%s/corpus", data);
+	{
+		char		path[1100];
+		size_t		len;
+		char	   *nd,
+				   *line;
+
+		snprintf(path, sizeof(path), "%s/amazon_cellphones.ndjson", dir);
+		nd = t_read_file(path, &len);
+		for (line = nd; nd && line < nd + len;)
+		{
+			char	   *eol = memchr(line, '\n', (size_t) (nd + len - line));
+			size_t		l = eol ? (size_t) (eol - line) : (size_t) (nd + len - line);
+
+			if (l > 0)
+			{
+				check_document("amazon_cellphones.ndjson line", line, l);
+				docs++;
+			}
+			line += l + 1;
+		}
+		free(nd);
+	}
+	printf("corpus: %d documents round-tripped\n", docs);
+}
+
+/* ------------------------------------------------- allocation failures */
+
+typedef struct failing
+{
+	long		calls,
+				fail_at,
+				live;
+} failing;
+
+static void *
+f_alloc(void *ctx, size_t size)
+{
+	failing    *f = ctx;
+
+	if (++f->calls == f->fail_at)
+		return NULL;
+	f->live++;
+	return malloc(size);
+}
+
+static void *
+f_grow(void *ctx, void *p, size_t old_size, size_t new_size)
+{
+	failing    *f = ctx;
+
+	(void) old_size;
+	if (++f->calls == f->fail_at)
+		return NULL;
+	return realloc(p, new_size);
+}
+
+static void
+f_release(void *ctx, void *p)
+{
+	failing    *f = ctx;
+
+	f->live--;
+	free(p);
+}
+
+static void
+test_alloc_failures(void)
+{
+	static const char *const cbor_hex[] = {
+		"a26161016162820203",
+		"9f7f657374726561646d696e67ff5f42010243030405ffc48220c249010000000000000000c2490100000000000000000000ff",
+		"aa616100616201616302616403616504616605616706616807616908616a09",
+	};
+	static const char *const docs[] = {
+		"{\"z\":{\"y\":1,\"x\":2},\"a\":[{\"d\":1,\"c\":2}],\"n\":[123456789012345678901234567890,1.5e-400,0.10000000000000001]}",
+	};
+	size_t		i;
+
+	for (i = 0; i < sizeof(cbor_hex) / sizeof(cbor_hex[0]); i++)
+	{
+		uint8_t		buf[512];
+		size_t		n = unhex(cbor_hex[i], buf);
+		long		k,
+					total;
+		failing		f = {0};
+		fj_allocator a = {f_alloc, f_grow, f_release, &f};
+		fj_cbor_decode_options opt = {0};
+		fj_buf		tape;
+		fj_error	err;
+
+		opt.alloc = &a;
+		CHECK(fj_cbor_decode(buf, n, &opt, &tape, &err) == FJ_OK);
+		fj_buf_release(&a, &tape);
+		total = f.calls;
+		CHECK(f.live == 0);
+		for (k = 1; k <= total; k++)
+		{
+			f.calls = 0;
+			f.fail_at = k;
+			CHECKF(fj_cbor_decode(buf, n, &opt, &tape, &err) == FJ_ERR_NOMEM && f.live == 0,
+				   "decode %s with allocation %ld failing: code %d, %ld live", cbor_hex[i], k, (int) err.code, f.live);
+		}
+	}
+	for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
+	{
+		fj_buf		tape,
+					cbor;
+		fj_error	err;
+		int			det;
+
+		fj_parse(docs[i], strlen(docs[i]), NULL, &tape, &err);
+		for (det = 0; det < 2; det++)
+		{
+			failing		f = {0};
+			fj_allocator a = {f_alloc, f_grow, f_release, &f};
+			fj_cbor_encode_options opt = {0};
+			long		k,
+						total;
+
+			opt.alloc = &a;
+			opt.deterministic = det;
+			CHECK(fj_cbor_encode(tape.data + FJ_TAPE_HEADER, &opt, &cbor, &err) == FJ_OK);
+			fj_buf_release(&a, &cbor);
+			total = f.calls;
+			CHECK(f.live == 0);
+			for (k = 1; k <= total; k++)
+			{
+				f.calls = 0;
+				f.fail_at = k;
+				CHECKF(fj_cbor_encode(tape.data + FJ_TAPE_HEADER, &opt, &cbor, &err) == FJ_ERR_NOMEM && f.live == 0,
+					   "encode with allocation %ld failing: code %d, %ld live", k, (int) err.code, f.live);
+			}
+		}
+		fj_buf_release(&fj_malloc_allocator, &tape);
+	}
+}
+
+/* A size limit is a clean FJ_ERR_TOO_BIG. */
+static void
+test_limits(void)
+{
+	uint8_t		buf[64];
+	size_t		n = unhex("5818000000000000000000000000000000000000000000000000", buf);
+	fj_cbor_decode_options opt = {0};
+	fj_cbor_encode_options eopt = {0};
+	fj_buf		tape,
+				cbor;
+	fj_error	err;
+
+	opt.max_size = 20;
+	CHECK(fj_cbor_decode(buf, n, &opt, &tape, &err) == FJ_ERR_TOO_BIG);
+	opt.max_size = 64;
+	CHECK(fj_cbor_decode(buf, n, &opt, &tape, &err) == FJ_OK);
+	fj_buf_release(&fj_malloc_allocator, &tape);
+	CHECK(fj_parse("[\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"]", 48, NULL, &tape, &err) == FJ_OK);
+	eopt.max_size = 16;
+	CHECK(fj_cbor_encode(tape.data + FJ_TAPE_HEADER, &eopt, &cbor, &err) == FJ_ERR_TOO_BIG);
+	eopt.max_size = 64;
+	CHECK(fj_cbor_encode(tape.data + FJ_TAPE_HEADER, &eopt, &cbor, &err) == FJ_OK);
+	fj_buf_release(&fj_malloc_allocator, &cbor);
+	fj_buf_release(&fj_malloc_allocator, &tape);
+}
+
+int
+main(void)
+{
+	test_numbers();
+	test_double_conversions();
+	test_decode();
+	test_encode();
+	test_hostile();
+	test_limits();
+	test_alloc_failures();
+	test_appendix_a();
+	test_corpus();
+	return t_summary("test_cbor");
+}
