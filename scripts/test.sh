@@ -9,7 +9,9 @@
 #      run of each (FUZZ_SECONDS, default 60);
 #   4. the extension: build with -Wall -Wextra -Werror, install, start a
 #      throwaway cluster run by the postgres user, pg_regress, then
-#      conformance and round trips through SQL over ../shared/data.
+#      conformance and round trips through SQL over ../shared/data, then the
+#      hardening checks (test/hostile.py, test/durability.sh, test/memory.py,
+#      test/parallel.py, and a pgbench stress run of STRESS_SECONDS, default 120).
 # Every step runs even if an earlier one fails; the last line is
 # "N passed, N failed" over the steps, and the exit status is nonzero on any failure.
 set -uo pipefail

@@ -35,4 +35,23 @@ else
 	echo "SKIP: data folder $DATA is absent; SQL conformance and corpus round trips skipped"
 fi
 
+# Hardening: hostile input, dump/restore and COPY, flat memory, parallel
+# query, and the pgbench stress run (STRESS_SECONDS, default 120). Each step
+# runs even if an earlier one failed; any failure makes the script fail.
+hardening() {
+	local name=$1 t0=$SECONDS
+	shift
+	echo "=== hardening: $name"
+	if "$@"; then
+		echo "--- ok: $name ($((SECONDS - t0)) s)"
+	else
+		echo "--- FAILED: $name ($((SECONDS - t0)) s)"
+		rc=1
+	fi
+}
+hardening "hostile input (test/hostile.py)" /usr/bin/python3 test/hostile.py
+hardening "dump, restore and COPY (test/durability.sh)" bash test/durability.sh "$DATA"
+hardening "flat memory (test/memory.py)" /usr/bin/python3 test/memory.py
+hardening "parallel query (test/parallel.py)" /usr/bin/python3 test/parallel.py
+hardening "pgbench stress (scripts/stress.sh)" bash scripts/stress.sh --cluster-running
 exit $rc

@@ -221,6 +221,11 @@ test_strings(void)
 	expect_error("[\"\xc0\xaf\"]", FJ_ERR_UTF8, 2);
 	expect_error("[\"\xf4\x90\x80\x80\"]", FJ_ERR_UTF8, 2);
 	expect_error("[\"ok\"]\xff", FJ_ERR_UTF8, 6);
+	/* invalid UTF-8 right after a number or literal is a UTF-8 error there */
+	expect_error("[3\xff]", FJ_ERR_UTF8, 2);
+	expect_error("[true\xc0\xaf]", FJ_ERR_UTF8, 5);
+	expect_error("[3\xc3\xa9]", FJ_ERR_SYNTAX, 1);
+	expect_error("3\xe2", FJ_ERR_UTF8, 1);
 }
 
 static void

@@ -298,6 +298,26 @@ stage2_digit_run(const uint8_t *p, const uint8_t *end)
 	return (size_t) (q - p);
 }
 
+/*
+ * A number or literal starting at i is followed by byte q, which may not
+ * follow it. If q starts an invalid UTF-8 sequence, that is the first error
+ * in the input (the token itself was fine): report it as stage 1 would.
+ */
+static fj_code
+stage2_bad_token_end(fj_stage2 *p, const char *msg, uint32_t i, size_t q)
+{
+	const uint8_t *buf = p->s1.buf;
+
+	if (buf[q] >= 0x80)
+	{
+		size_t		n = p->s1.len - q < 4 ? p->s1.len - q : 4;
+
+		if (fj_utf8_first_error(buf + q, n) == 0)
+			return fj_fail(p->err, FJ_ERR_UTF8, FJ_MSG_UTF8, q);
+	}
+	return fj_fail(p->err, FJ_ERR_SYNTAX, msg, i);
+}
+
 /* Write the number starting at i: an integer if it is one that fits int64, else its text. */
 static fj_code
 stage2_number(fj_stage2 *p, uint32_t i)
@@ -359,7 +379,7 @@ stage2_number(fj_stage2 *p, uint32_t i)
 		integer = false;
 	}
 	if (q < end && !fj_value_end[*q])
-		return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_NUMBER, i);
+		return stage2_bad_token_end(p, FJ_MSG_NUMBER, i, (size_t) (q - buf));
 
 	len = (size_t) (q - start);
 	if ((rc = stage2_reserve(p, len + 9)) != FJ_OK)
@@ -406,7 +426,7 @@ stage2_literal(fj_stage2 *p, uint32_t i)
 	else
 		return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_LITERAL, i);
 	if (left > n && !fj_value_end[s[n]])
-		return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_LITERAL, i);
+		return stage2_bad_token_end(p, FJ_MSG_LITERAL, i, i + n);
 	*p->wp++ = tag;
 	return FJ_OK;
 }
