@@ -138,3 +138,86 @@ BEGIN
 END
 $$;
 \echo SQL conformance: all checks passed
+
+-- ------------------------------------------- corpus paths against jsonb
+-- Every path up to depth 4 in every corpus document (arrays: the first 50
+-- and last 5 elements of each), plus probes at each of them: a missing key,
+-- indexes -1, 999999 and -999999, and a key on an array (wrong shape).
+-- #>, #>>, ->, ->>, typeof, array_length, object_keys, each_text,
+-- array_elements_text and ? must give jsonb's answers (DESIGN §2: text
+-- results compared by value: numbers as numeric, containers as jsonb).
+-- The documents are cast inside the statement (a MATERIALIZED CTE keeps
+-- them in memory): read from a table, each lookup would decompress them again.
+CREATE FUNCTION pg_temp.same_text(ft text, jt text, jv jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+	SELECT CASE
+		WHEN ft IS NULL OR jt IS NULL THEN ft IS NULL AND jt IS NULL
+		WHEN jsonb_typeof(jv) IN ('object', 'array') THEN ft::jsonb = jt::jsonb
+		WHEN jsonb_typeof(jv) = 'number' THEN ft::numeric = jt::numeric
+		ELSE ft = jt END
+$$;
+CREATE TEMP TABLE cdiff AS
+WITH RECURSIVE d AS MATERIALIZED (
+	SELECT name, doc::jsonb AS j, doc::fastjson AS f FROM corpus
+), paths(name, path, v, depth) AS (
+	SELECT name, ARRAY[]::text[], j, 0 FROM d
+	UNION ALL
+	SELECT p.name, p.path || e.k, e.v, p.depth + 1
+	FROM paths p, LATERAL (
+		SELECT key AS k, value AS v FROM jsonb_each(CASE WHEN jsonb_typeof(p.v) = 'object' THEN p.v END)
+		UNION ALL
+		SELECT (ord - 1)::text, value
+		FROM jsonb_array_elements(CASE WHEN jsonb_typeof(p.v) = 'array' THEN p.v END) WITH ORDINALITY AS a(value, ord)
+		WHERE ord <= 50 OR ord > jsonb_array_length(p.v) - 5
+	) e
+	WHERE p.depth < 4
+), cpath AS (
+	SELECT name, path FROM paths
+	UNION ALL
+	SELECT name, path || probe FROM paths, unnest(ARRAY['no such key', '-1', '999999', '-999999', 'x']) AS probe
+	WHERE depth < 4
+), checked AS (
+	SELECT p.name, p.path, x.*
+	FROM cpath p JOIN d USING (name),
+	LATERAL (SELECT d.f #> p.path AS fv, d.j #> p.path AS jv,
+					d.f #> p.path[1:cardinality(p.path) - 1] AS fparent, d.j #> p.path[1:cardinality(p.path) - 1] AS jparent,
+					p.path[cardinality(p.path)] AS last) s,
+	LATERAL (SELECT
+		(s.fv)::jsonb IS NOT DISTINCT FROM s.jv AS path_ok,
+		pg_temp.same_text(d.f #>> p.path, d.j #>> p.path, s.jv) AS path_text_ok,
+		CASE WHEN cardinality(p.path) = 0 THEN true
+			 WHEN jsonb_typeof(s.jparent) = 'array' AND s.last ~ '^-?[0-9]{1,9}$' THEN
+				(s.fparent -> s.last::int)::jsonb IS NOT DISTINCT FROM (s.jparent -> s.last::int)
+				AND pg_temp.same_text(s.fparent ->> s.last::int, s.jparent ->> s.last::int, s.jv)
+			 ELSE (s.fparent -> s.last)::jsonb IS NOT DISTINCT FROM (s.jparent -> s.last)
+				AND pg_temp.same_text(s.fparent ->> s.last, s.jparent ->> s.last, s.jv) END AS arrow_ok,
+		fastjson_typeof(s.fv) IS NOT DISTINCT FROM jsonb_typeof(s.jv) AS typeof_ok,
+		CASE WHEN jsonb_typeof(s.jv) = 'array' THEN fastjson_array_length(s.fv) = jsonb_array_length(s.jv) ELSE true END AS length_ok,
+		CASE WHEN jsonb_typeof(s.jv) = 'object' THEN
+			(SELECT array_agg(k ORDER BY k) FROM fastjson_object_keys(s.fv) k) IS NOT DISTINCT FROM (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(s.jv) k)
+			AND (SELECT coalesce(bool_and(pg_temp.same_text(fe.value, je.value, s.jv -> je.key)), true) AND count(*) = (SELECT count(*) FROM jsonb_each(s.jv))
+				 FROM fastjson_each_text(s.fv) fe JOIN jsonb_each_text(s.jv) je USING (key))
+			AND (s.fv ? 'no such key') = (s.jv ? 'no such key')
+			AND (SELECT coalesce(bool_and((s.fv ? k) = (s.jv ? k)), true) FROM jsonb_object_keys(s.jv) k)
+			ELSE true END AS object_ok,
+		CASE WHEN jsonb_typeof(s.jv) = 'array' THEN
+			(SELECT count(*) FROM fastjson_array_elements_text(s.fv)) = jsonb_array_length(s.jv)
+			AND (SELECT bool_and(pg_temp.same_text(fa.t, ja.t, s.jv -> (fa.n - 1)::int))
+				 FROM fastjson_array_elements_text(s.fv) WITH ORDINALITY fa(t, n)
+				 JOIN jsonb_array_elements_text(s.jv) WITH ORDINALITY ja(t, n) USING (n)) IS NOT FALSE
+			ELSE true END AS array_ok
+	) x
+)
+SELECT name, path, path_ok, path_text_ok, arrow_ok, typeof_ok, length_ok, object_ok, array_ok
+FROM checked;
+SELECT count(*) AS corpus_paths_checked, count(DISTINCT name) AS documents FROM cdiff;
+DELETE FROM cdiff WHERE path_ok AND path_text_ok AND arrow_ok AND typeof_ok AND length_ok AND object_ok AND array_ok;
+SELECT count(*) AS path_differences FROM cdiff;
+SELECT name, path FROM cdiff LIMIT 10;
+DO $$
+BEGIN
+	IF EXISTS (SELECT 1 FROM cdiff) THEN
+		RAISE EXCEPTION 'corpus paths: fastjson and jsonb differ (listed above)';
+	END IF;
+END
+$$;
+\echo corpus paths against jsonb: all agree
