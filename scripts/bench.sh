@@ -174,6 +174,8 @@ if [ -f "$EVENTS" ]; then
     [ "$(id -u)" -eq 0 ] && chown postgres: "$EVENTS"
     step "section 3: event log" \
         $PY bench/server_bench.py eventlog --file "$EVENTS" --rows "$ROWS" --reps "$REPS" --out "$WORK/eventlog.json"
+    gin_section() { $PY bench/gin_bench.py --file "$EVENTS" --reps "$REPS" >"$WORK/gin.md"; }
+    step "section 3b: GIN indexes on the event log" gin_section
     rm -f -- "$EVENTS"
 fi
 
@@ -200,6 +202,11 @@ json.dump({"quick": quick == "1", "rows": int(rows), "reps": int(reps), "core_ar
           open(out, "w"), indent=1)
 EOF
 REPORT=$($PY bench/report.py report --work "$WORK" --out-dir "$ROOT/bench/results")
+# the GIN section goes after the report's own sections
+if [ -s "$WORK/gin.md" ]; then
+    { echo; cat "$WORK/gin.md"; } >>"$REPORT"
+    [ -f "$ROOT/bench/results/latest.md" ] && { echo; cat "$WORK/gin.md"; } >>"$ROOT/bench/results/latest.md"
+fi
 echo
 cat "$REPORT"
 echo

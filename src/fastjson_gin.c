@@ -61,10 +61,11 @@ entries_add(entries *e, Datum d)
 }
 
 /*
- * The normal form of a number: "0", or an optional "-", the significant
- * digits without leading or trailing zeros, "e" and the decimal exponent of
- * the point placed after the first digit. Numerically equal numbers have the
- * same normal form. An exponent beyond int64 saturates (such numbers are
+ * The normal form of a number: "0"; or an optional "-" and the significant
+ * digits without leading or trailing zeros, then either the zeros that make
+ * an integer below 10^20 (so 100 and 1e2 give "100"), or "e" and the decimal
+ * exponent of the point placed after the first digit (1.5 gives "15e0").
+ * Numerically equal numbers have the same normal form. An exponent beyond int64 saturates (such numbers are
  * rechecked anyway).
  */
 static char *
@@ -148,10 +149,16 @@ number_normal(const uint8_t *v, size_t *len)
 		appendStringInfoChar(&out, '0');
 	else
 	{
+		int64		e = point - lead - 1 + exp10;
+
 		if (neg)
 			appendStringInfoChar(&out, '-');
 		appendBinaryStringInfo(&out, digits, ndig);
-		appendStringInfo(&out, "e" INT64_FORMAT, point - lead - 1 + exp10);
+		/* integers below 10^20 as plain digits (no 'e'), everything else with its exponent */
+		if (e >= ndig - 1 && e < 20)
+			appendBinaryStringInfo(&out, "00000000000000000000", (int) (e - (ndig - 1)));
+		else
+			appendStringInfo(&out, "e" INT64_FORMAT, e);
 	}
 	pfree(digits);
 	*len = out.len;
@@ -211,12 +218,44 @@ is_container(const uint8_t *v)
 	return FJ_TYPE(v[0]) == FJ_ARRAY || FJ_TYPE(v[0]) == FJ_OBJECT;
 }
 
+/*
+ * Whether an object may have a duplicated key: two members share a key
+ * fingerprint (the stored ones when the object has a key index). Most
+ * objects have none, and then every member is operative without a lookup.
+ */
+static bool
+may_have_duplicates(const uint8_t *obj)
+{
+	uint64_t	seen[4] = {0, 0, 0, 0};
+	uint32_t	count = fj_container_count(obj);
+	const uint8_t *p = fj_container_members(obj);
+	const uint8_t *end = fj_container_members_end(obj);
+	uint32_t	i;
+
+	if (count < 2)
+		return false;
+	for (i = 0; i < count && p < end; i++)
+	{
+		const uint8_t *k;
+		uint32_t	klen = fj_text(p, &k);
+		uint8_t		fp = (FJ_IMM(obj[0]) & FJ_CONTAINER_INDEXED) ? end[i] : fj_key_fingerprint(k, klen);
+
+		if (seen[fp >> 6] & (1ULL << (fp & 63)))
+			return true;
+		seen[fp >> 6] |= 1ULL << (fp & 63);
+		p = k + klen;
+		p += fj_value_size(p);
+	}
+	return false;
+}
+
 /* jsonb_ops entries of v and everything in it. */
 static void
 extract_ops(const uint8_t *v, bool in_array, entries *e)
 {
 	const uint8_t *p,
 			   *end;
+	bool		dups;
 
 	check_stack_depth();
 	if (!is_container(v))
@@ -224,6 +263,7 @@ extract_ops(const uint8_t *v, bool in_array, entries *e)
 		entries_add(e, scalar_entry(v, in_array));
 		return;
 	}
+	dups = FJ_TYPE(v[0]) == FJ_OBJECT && may_have_duplicates(v);
 	p = fj_container_members(v);
 	end = fj_container_members_end(v);
 	while (p < end)
@@ -235,7 +275,7 @@ extract_ops(const uint8_t *v, bool in_array, entries *e)
 
 			p = k + klen;
 			/* only the operative (last) member of a duplicated key counts */
-			if (fj_object_get(v, (const char *) k, klen) != p)
+			if (dups && fj_object_get(v, (const char *) k, klen) != p)
 			{
 				p += fj_value_size(p);
 				continue;
@@ -282,6 +322,7 @@ extract_path_ops(const uint8_t *v, uint32 path_hash, entries *e)
 {
 	const uint8_t *p,
 			   *end;
+	bool		dups;
 
 	check_stack_depth();
 	if (!is_container(v))
@@ -289,6 +330,7 @@ extract_path_ops(const uint8_t *v, uint32 path_hash, entries *e)
 		entries_add(e, UInt32GetDatum(hash_scalar(v, path_hash)));
 		return;
 	}
+	dups = FJ_TYPE(v[0]) == FJ_OBJECT && may_have_duplicates(v);
 	p = fj_container_members(v);
 	end = fj_container_members_end(v);
 	while (p < end)
@@ -301,7 +343,7 @@ extract_path_ops(const uint8_t *v, uint32 path_hash, entries *e)
 			uint32_t	klen = fj_text(p, &k);
 
 			p = k + klen;
-			if (fj_object_get(v, (const char *) k, klen) != p)
+			if (dups && fj_object_get(v, (const char *) k, klen) != p)
 			{
 				p += fj_value_size(p);
 				continue;
