@@ -25,7 +25,7 @@ OBJS = $(CORE_OBJS) $(SQL_OBJS)
 OBJS += src/cbor_number.o src/cbor_encode.o src/cbor_decode.o src/fastjson_cbor.o
 SHLIB_LINK += -lcbor
 
-REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts edit compare contain gin
+REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts edit compare contain gin differential
 REGRESS += cbor
 REGRESS_OPTS = --load-extension=fastjson
 
