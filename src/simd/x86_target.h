@@ -1,6 +1,7 @@
 /*
  * x86_target.h — compile the rest of a kernel file for one x86 instruction
- * set, whatever the command-line flags say (never -march=native).
+ * set, whatever the command-line flags say (the build never targets the
+ * build machine's own CPU: the .so must run on any x86-64).
  *
  * Define FJ_TARGET to the target string before including this file.
  */
