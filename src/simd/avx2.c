@@ -200,19 +200,11 @@ copy_short_string(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *inp
 static bool
 avx2_supported(void)
 {
-	unsigned	a, b, c, d;
-	uint32_t	xcr0_lo, xcr0_hi;
+	unsigned	b,
+				c;
 
-	if (!__get_cpuid(1, &a, &b, &c, &d))
-		return false;
-	if (!(c & bit_OSXSAVE) || !(c & bit_PCLMUL) || !(c & bit_POPCNT))
-		return false;
-	__asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
-	if ((xcr0_lo & 0x6) != 0x6)
-		return false;
-	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
-		return false;
-	return (b & bit_AVX2) && (b & bit_BMI) && (b & bit_BMI2);
+	/* SSE and AVX state enabled by the OS */
+	return fj_x86_cpu(0x6, &b, &c) && (b & bit_AVX2) && (b & bit_BMI) && (b & bit_BMI2);
 }
 
 const fj_kernel fj_kernel_avx2 = {"avx2", avx2_supported, kernel_parse};

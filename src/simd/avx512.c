@@ -209,20 +209,11 @@ copy_short_string(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *inp
 static bool
 avx512_supported(void)
 {
-	unsigned	a, b, c, d;
-	uint32_t	xcr0_lo, xcr0_hi;
+	unsigned	b,
+				c;
 
-	if (!__get_cpuid(1, &a, &b, &c, &d))
-		return false;
-	if (!(c & bit_OSXSAVE) || !(c & bit_PCLMUL) || !(c & bit_POPCNT))
-		return false;
-	__asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
 	/* SSE, AVX, opmask, ZMM upper halves, ZMM16-31 state enabled by the OS */
-	if ((xcr0_lo & 0xe6) != 0xe6)
-		return false;
-	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
-		return false;
-	return (b & bit_AVX2) && (b & bit_BMI) && (b & bit_BMI2) &&
+	return fj_x86_cpu(0xe6, &b, &c) && (b & bit_AVX2) && (b & bit_BMI) && (b & bit_BMI2) &&
 		(b & bit_AVX512F) && (b & bit_AVX512BW) && (b & bit_AVX512VL) && (b & bit_AVX512DQ) &&
 		(c & bit_AVX512VBMI) && (c & bit_AVX512VBMI2);
 }
