@@ -398,6 +398,12 @@ fj_put_text_header(uint8_t *w, int type, size_t len)
 
 /* The most bytes a container header takes (reserved when it opens). */
 #define FJ_CONTAINER_HEADER_MAX 9
+/*
+ * What the parser reserves instead: the 2-byte-width header, right for
+ * containers of 256 bytes to 64 KB. Smaller ones slide their few bytes down,
+ * larger ones (rare) slide up by 4; no container moves far.
+ */
+#define FJ_CONTAINER_HEADER_GUESS 5
 
 /*
  * Finish a container whose header was reserved at hdr (FJ_CONTAINER_HEADER_MAX
@@ -410,6 +416,14 @@ fj_put_text_header(uint8_t *w, int type, size_t len)
  */
 uint8_t    *fj_close_container(uint8_t *hdr, uint8_t *end, uint32_t count, int type,
 								const uint32_t *keys);
+
+/*
+ * The same for a header of reserved bytes (1 <= reserved <= 9): the payload
+ * slides down, or up by at most 9 - reserved bytes, which the caller must
+ * also have room for after the key index.
+ */
+uint8_t    *fj_close_container_reserved(uint8_t *hdr, unsigned reserved, uint8_t *end,
+										 uint32_t count, int type, const uint32_t *keys);
 
 /* -------------------------------------------------------- key lookup */
 

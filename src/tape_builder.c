@@ -23,7 +23,14 @@ uint8_t *
 fj_close_container(uint8_t *hdr, uint8_t *end, uint32_t count, int type,
 				   const uint32_t *keys)
 {
-	uint8_t    *members = hdr + FJ_CONTAINER_HEADER_MAX;
+	return fj_close_container_reserved(hdr, FJ_CONTAINER_HEADER_MAX, end, count, type, keys);
+}
+
+uint8_t *
+fj_close_container_reserved(uint8_t *hdr, unsigned reserved, uint8_t *end, uint32_t count,
+							int type, const uint32_t *keys)
+{
+	uint8_t    *members = hdr + reserved;
 	size_t		msize = (size_t) (end - members);
 	int			indexed = type == FJ_OBJECT && count > FJ_KEY_INDEX_MIN;
 	unsigned	w,
@@ -69,12 +76,13 @@ fj_close_container(uint8_t *hdr, uint8_t *end, uint32_t count, int type,
 		}
 		size += fj_key_index_size(count, w);
 	}
+	hsize = 1 + 2 * w;
+	/* move the payload before writing the header: it may slide up over it */
+	if (hsize != reserved)
+		memmove(hdr + hsize, members, size);
 	hdr[0] = FJ_TAG(type, wclass | (indexed ? FJ_CONTAINER_INDEXED : 0));
 	store_width(hdr + 1, (uint32_t) size, w);
 	store_width(hdr + 1 + w, count, w);
-	hsize = 1 + 2 * w;
-	if (hsize != FJ_CONTAINER_HEADER_MAX)
-		memmove(hdr + hsize, members, size);
 	return hdr + hsize + size;
 }
 

@@ -61,12 +61,18 @@ typedef struct fj_stage2
 	uint32_t	keys_local[256];
 } fj_stage2;
 
-/* The next structural position, or s1.len at the end of the input. */
-static inline uint32_t
-stage2_next(fj_stage2 *p)
+/*
+ * The current window's positions are used up: scan the next window and
+ * return its first position, or s1.len at the end of the input (or at a
+ * stage 1 error or an interrupt). The caller reads the rest of the window
+ * from s1.idx + s1.pos up to s1.idx + s1.n.
+ */
+static uint32_t
+stage2_refill(fj_stage2 *p)
 {
 	fj_stage1  *s = &p->s1;
 
+	s->pos = s->n;
 	while (s->pos == s->n)
 	{
 		if (s->scanned == s->len || s->error_at != SIZE_MAX)
@@ -259,22 +265,6 @@ stage2_string(fj_stage2 *p, uint32_t q, uint32_t c)
 	return FJ_OK;
 }
 
-/* Write a string: the common short string without escapes in one copy. */
-static inline fj_code
-stage2_string_fast(fj_stage2 *p, uint32_t q, uint32_t c)
-{
-	size_t		n = c - q - 1;
-
-	if (n <= FJ_LEN_INLINE_MAX && p->limit - p->wp >= 32 &&
-		copy_short_string(p->wp + 1, p->s1.buf + q + 1, n, p->s1.buf + p->s1.len))
-	{
-		p->wp[0] = FJ_TAG(FJ_STRING, n);
-		p->wp += 1 + n;
-		return FJ_OK;
-	}
-	return stage2_string(p, q, c);
-}
-
 /* How many ASCII digits start at p (up to end), eight at a time. */
 static inline size_t
 stage2_digit_run(const uint8_t *p, const uint8_t *end)
@@ -405,18 +395,18 @@ stage2_number(fj_stage2 *p, uint32_t i)
 	return FJ_OK;
 }
 
-/* Write the literal true, false or null starting at i. */
-static inline fj_code
+/*
+ * The literal true, false or null starting at i: its tag, or 0xff after
+ * reporting an error.
+ */
+static inline uint8_t
 stage2_literal(fj_stage2 *p, uint32_t i)
 {
 	const uint8_t *s = p->s1.buf + i;
 	size_t		left = p->s1.len - i;
 	unsigned	n;
 	uint8_t		tag;
-	fj_code		rc;
 
-	if ((rc = stage2_reserve(p, 1)) != FJ_OK)
-		return rc;
 	if (left >= 4 && memcmp(s, "true", 4) == 0)
 		n = 4, tag = FJ_TAG(FJ_LITERAL, FJ_TRUE);
 	else if (left >= 5 && memcmp(s, "false", 5) == 0)
@@ -424,41 +414,42 @@ stage2_literal(fj_stage2 *p, uint32_t i)
 	else if (left >= 4 && memcmp(s, "null", 4) == 0)
 		n = 4, tag = FJ_TAG(FJ_LITERAL, FJ_NULL);
 	else
-		return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_LITERAL, i);
-	if (left > n && !fj_value_end[s[n]])
-		return stage2_bad_token_end(p, FJ_MSG_LITERAL, i, i + n);
-	*p->wp++ = tag;
-	return FJ_OK;
-}
-
-/* Remember where a key starts (the key index is built from these). */
-static inline fj_code
-stage2_push_key(fj_stage2 *p)
-{
-	if (p->nkeys == p->keys_cap)
 	{
-		uint32_t	cap = p->keys_cap * 2;
-		uint32_t   *bigger;
-
-		if (p->keys == p->keys_local)
-		{
-			bigger = p->alloc->alloc(p->alloc->ctx, cap * sizeof(uint32_t));
-			if (bigger)
-				memcpy(bigger, p->keys_local, sizeof(p->keys_local));
-		}
-		else
-			bigger = p->alloc->grow(p->alloc->ctx, p->keys, p->keys_cap * sizeof(uint32_t),
-									cap * sizeof(uint32_t));
-		if (!bigger)
-			return fj_fail(p->err, FJ_ERR_NOMEM, FJ_MSG_NOMEM, 0);
-		p->keys = bigger;
-		p->keys_cap = cap;
+		fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_LITERAL, i);
+		return 0xff;
 	}
-	p->keys[p->nkeys++] = (uint32_t) (p->wp - p->out->data);
+	if (left > n && !fj_value_end[s[n]])
+	{
+		stage2_bad_token_end(p, FJ_MSG_LITERAL, i, i + n);
+		return 0xff;
+	}
+	return tag;
+}
+
+/* Double the key position stack (the key index is built from these). */
+static fj_code
+stage2_grow_keys(fj_stage2 *p)
+{
+	uint32_t	cap = p->keys_cap * 2;
+	uint32_t   *bigger;
+
+	if (p->keys == p->keys_local)
+	{
+		bigger = p->alloc->alloc(p->alloc->ctx, cap * sizeof(uint32_t));
+		if (bigger)
+			memcpy(bigger, p->keys_local, sizeof(p->keys_local));
+	}
+	else
+		bigger = p->alloc->grow(p->alloc->ctx, p->keys, p->keys_cap * sizeof(uint32_t),
+								cap * sizeof(uint32_t));
+	if (!bigger)
+		return fj_fail(p->err, FJ_ERR_NOMEM, FJ_MSG_NOMEM, 0);
+	p->keys = bigger;
+	p->keys_cap = cap;
 	return FJ_OK;
 }
 
-/* Close the innermost container (the key index needs 5 bytes a member). */
+/* Close the innermost container (the key index needs 5 bytes a member, the header up to 4 more). */
 static inline fj_code
 stage2_close(fj_stage2 *p, fj_frame *f)
 {
@@ -470,17 +461,20 @@ stage2_close(fj_stage2 *p, fj_frame *f)
 		p->nkeys -= f->count;
 		if (f->count > FJ_KEY_INDEX_MIN)
 		{
-			uint32_t	members = f->hdr + FJ_CONTAINER_HEADER_MAX;
+			uint32_t	members = f->hdr + FJ_CONTAINER_HEADER_GUESS;
 			uint32_t	i;
 
-			if ((rc = stage2_reserve(p, fj_key_index_size(f->count, 4) + 8)) != FJ_OK)
+			if ((rc = stage2_reserve(p, fj_key_index_size(f->count, 4) + 8 +
+									 FJ_CONTAINER_HEADER_MAX - FJ_CONTAINER_HEADER_GUESS)) != FJ_OK)
 				return rc;
 			keys = p->keys + p->nkeys;
 			for (i = 0; i < f->count; i++)
 				keys[i] -= members;
 		}
 	}
-	p->wp = fj_close_container(p->out->data + f->hdr, p->wp, f->count, (int) f->type, keys);
+	/* the tape slack covers the header sliding up when there is no key index */
+	p->wp = fj_close_container_reserved(p->out->data + f->hdr, FJ_CONTAINER_HEADER_GUESS, p->wp,
+										f->count, (int) f->type, keys);
 	return FJ_OK;
 }
 
@@ -488,25 +482,53 @@ stage2_close(fj_stage2 *p, fj_frame *f)
  * Parse the whole input. The state machine has three states: a value is
  * expected (value), a value just ended (after_value), an object key is
  * expected (key).
+ *
+ * The hot state (write position, index cursor, key stack depth) lives in
+ * local variables, not in *p: every byte stored into the tape may alias any
+ * memory as far as the compiler knows, so fields of *p would be reloaded
+ * after each store. SYNC() hands the locals to *p before a helper that uses
+ * it, LOAD() takes them back after.
  */
 static fj_code
 stage2_parse(fj_stage2 *p)
 {
 	const uint8_t *buf = p->s1.buf;
 	const uint32_t len = (uint32_t) p->s1.len;
+	const uint8_t *input_end = buf + len;
 	uint32_t	max_depth = p->opt->max_depth ? p->opt->max_depth : FJ_DEFAULT_MAX_DEPTH;
 	fj_frame	local[64];
 	fj_frame   *stack = local;
 	uint32_t	stack_cap = 64;
 	uint32_t	depth = 0;
-	uint32_t	i;
+	uint32_t	i,
+				q;				/* an opening quote */
 	fj_code		rc = FJ_OK;
+	uint8_t    *wp = p->wp;
+	uint8_t    *limit = p->limit;
+	uint8_t    *base = p->out->data;
+	const uint32_t *ip = p->s1.idx;
+	const uint32_t *iend = ip;
+	uint32_t   *keys = p->keys;
+	uint32_t	nkeys = p->nkeys;
 
+#define SYNC() do { p->wp = wp; p->nkeys = nkeys; } while (0)
+#define LOAD() do { wp = p->wp; limit = p->limit; base = p->out->data; keys = p->keys; nkeys = p->nkeys; } while (0)
+#define CALL(expr) do { SYNC(); rc = (expr); LOAD(); if (rc != FJ_OK) goto done; } while (0)
 #define FAIL(code, msg, at) do { rc = fj_fail(p->err, code, msg, at); goto done; } while (0)
-#define CHECK(expr) do { if ((rc = (expr)) != FJ_OK) goto done; } while (0)
-#define NEXT() do { i = stage2_next(p); } while (0)
+#define NEXT() do { \
+		if (__builtin_expect(ip != iend, 1)) \
+			i = *ip++; \
+		else \
+		{ \
+			i = stage2_refill(p); \
+			ip = p->s1.idx + p->s1.pos; \
+			iend = p->s1.idx + p->s1.n; \
+		} \
+	} while (0)
 #define AT_END() (i >= len)
 #define END_FAIL() do { rc = stage2_fail_at_end(p); goto done; } while (0)
+#define RESERVE(need) do { if ((size_t) (limit - wp) < (need)) CALL(stage2_reserve_slow(p, (need))); } while (0)
+#define CLOSE(f) CALL(stage2_close(p, (f)))
 
 	NEXT();
 	if (AT_END())
@@ -538,11 +560,11 @@ value:
 				stack = bigger;
 				stack_cap = cap;
 			}
-			CHECK(stage2_reserve(p, FJ_CONTAINER_HEADER_MAX));
-			stack[depth].hdr = (uint32_t) (p->wp - p->out->data);
+			RESERVE(FJ_CONTAINER_HEADER_MAX);
+			stack[depth].hdr = (uint32_t) (wp - base);
 			stack[depth].count = 0;
 			stack[depth].type = buf[i] == '{' ? FJ_OBJECT : FJ_ARRAY;
-			p->wp += FJ_CONTAINER_HEADER_MAX;
+			wp += FJ_CONTAINER_HEADER_GUESS;
 			depth++;
 			if (buf[i] == '{')
 			{
@@ -552,7 +574,7 @@ value:
 				if (buf[i] == '}')
 				{
 					depth--;
-					CHECK(stage2_close(p, &stack[depth]));
+					CLOSE(&stack[depth]);
 					goto after_value;
 				}
 				goto key;
@@ -563,29 +585,35 @@ value:
 			if (buf[i] == ']')
 			{
 				depth--;
-				CHECK(stage2_close(p, &stack[depth]));
+				CLOSE(&stack[depth]);
 				goto after_value;
 			}
 			goto value;
 		case '"':
+			q = i;
+			NEXT();
+			if (AT_END())
 			{
-				uint32_t	q = i;
-
-				NEXT();
-				if (AT_END())
-				{
-					if (p->s1.error_at != SIZE_MAX || p->s1.scanned != p->s1.len)
-						END_FAIL();
-					FAIL(FJ_ERR_SYNTAX, FJ_MSG_UNTERMINATED, q);
-				}
-				CHECK(stage2_string_fast(p, q, i));
-				goto after_value;
+				if (p->s1.error_at != SIZE_MAX || p->s1.scanned != p->s1.len)
+					END_FAIL();
+				FAIL(FJ_ERR_SYNTAX, FJ_MSG_UNTERMINATED, q);
 			}
+			goto string;
 		case 't':
 		case 'f':
 		case 'n':
-			CHECK(stage2_literal(p, i));
-			goto after_value;
+			{
+				uint8_t		tag = stage2_literal(p, i);
+
+				if (tag == 0xff)
+				{
+					rc = p->err->code;
+					goto done;
+				}
+				RESERVE(1);
+				*wp++ = tag;
+				goto after_value;
+			}
 		case '-':
 		case '0':
 		case '1':
@@ -597,19 +625,36 @@ value:
 		case '7':
 		case '8':
 		case '9':
-			CHECK(stage2_number(p, i));
+			CALL(stage2_number(p, i));
 			goto after_value;
 		default:
 			FAIL(FJ_ERR_SYNTAX, FJ_MSG_VALUE, i);
 	}
 
+	/* the string between the quotes at q and i */
+string:
+	{
+		size_t		n = i - q - 1;
+
+		if (n <= FJ_LEN_INLINE_MAX && limit - wp >= 32 &&
+			copy_short_string(wp + 1, buf + q + 1, n, input_end))
+		{
+			wp[0] = FJ_TAG(FJ_STRING, n);
+			wp += 1 + n;
+		}
+		else
+			CALL(stage2_string(p, q, i));
+	}
+	goto after_value;
+
 key:
 	if (buf[i] != '"')
 		FAIL(FJ_ERR_SYNTAX, FJ_MSG_KEY, i);
-	CHECK(stage2_push_key(p));
+	if (nkeys == p->keys_cap)
+		CALL(stage2_grow_keys(p));
+	keys[nkeys++] = (uint32_t) (wp - base);
+	q = i;
 	{
-		uint32_t	q = i;
-
 		NEXT();
 		if (AT_END())
 		{
@@ -617,7 +662,18 @@ key:
 				END_FAIL();
 			FAIL(FJ_ERR_SYNTAX, FJ_MSG_UNTERMINATED, q);
 		}
-		CHECK(stage2_string_fast(p, q, i));
+		{
+			size_t		n = i - q - 1;
+
+			if (n <= FJ_LEN_INLINE_MAX && limit - wp >= 32 &&
+				copy_short_string(wp + 1, buf + q + 1, n, input_end))
+			{
+				wp[0] = FJ_TAG(FJ_STRING, n);
+				wp += 1 + n;
+			}
+			else
+				CALL(stage2_string(p, q, i));
+		}
 	}
 	NEXT();
 	if (AT_END())
@@ -658,23 +714,28 @@ after_value:
 		if (buf[i] == (f->type == FJ_OBJECT ? '}' : ']'))
 		{
 			depth--;
-			CHECK(stage2_close(p, f));
+			CLOSE(f);
 			goto after_value;
 		}
 		FAIL(FJ_ERR_SYNTAX, f->type == FJ_OBJECT ? FJ_MSG_OBJECT_NEXT : FJ_MSG_ARRAY_NEXT, i);
 	}
 
 done:
+	SYNC();
 	if (stack != local)
 		p->alloc->release(p->alloc->ctx, stack);
 	if (p->keys != p->keys_local)
 		p->alloc->release(p->alloc->ctx, p->keys);
 	return rc;
+#undef SYNC
+#undef LOAD
+#undef CALL
 #undef FAIL
-#undef CHECK
 #undef NEXT
 #undef AT_END
 #undef END_FAIL
+#undef RESERVE
+#undef CLOSE
 }
 
 /* The kernel's parse entry: presize the tape, run both stages. */
