@@ -19,6 +19,7 @@
 #include "../tape.h"
 
 #define FJ_TAPE_SLACK 72		/* spare bytes past the write position */
+#define FJ_ROOT_WIDE_GUESS (96 * 1024)	/* input bytes above which the root gets a wide header */
 
 /* Bytes that may follow a number or literal: whitespace , ] } */
 static const uint8_t fj_value_end[256] = {
@@ -41,7 +42,8 @@ typedef struct fj_frame
 {
 	uint32_t	hdr;			/* tape offset of the container's reserved header */
 	uint32_t	count;			/* members so far */
-	uint32_t	type;			/* FJ_ARRAY or FJ_OBJECT */
+	uint16_t	type;			/* FJ_ARRAY or FJ_OBJECT */
+	uint16_t	reserved;		/* header bytes reserved at hdr */
 } fj_frame;
 
 typedef struct fj_stage2
@@ -461,7 +463,7 @@ stage2_close(fj_stage2 *p, fj_frame *f)
 		p->nkeys -= f->count;
 		if (f->count > FJ_KEY_INDEX_MIN)
 		{
-			uint32_t	members = f->hdr + FJ_CONTAINER_HEADER_GUESS;
+			uint32_t	members = f->hdr + f->reserved;
 			uint32_t	i;
 
 			if ((rc = stage2_reserve(p, fj_key_index_size(f->count, 4) + 8 +
@@ -473,7 +475,7 @@ stage2_close(fj_stage2 *p, fj_frame *f)
 		}
 	}
 	/* the tape slack covers the header sliding up when there is no key index */
-	p->wp = fj_close_container_reserved(p->out->data + f->hdr, FJ_CONTAINER_HEADER_GUESS, p->wp,
+	p->wp = fj_close_container_reserved(p->out->data + f->hdr, f->reserved, p->wp,
 										f->count, (int) f->type, keys);
 	return FJ_OK;
 }
@@ -564,7 +566,15 @@ value:
 			stack[depth].hdr = (uint32_t) (wp - base);
 			stack[depth].count = 0;
 			stack[depth].type = buf[i] == '{' ? FJ_OBJECT : FJ_ARRAY;
-			wp += FJ_CONTAINER_HEADER_GUESS;
+
+			/*
+			 * The root of a large document is almost surely over 64 KB:
+			 * reserve its 4-byte-width header rather than slide the whole
+			 * tape up by 4 bytes at the end.
+			 */
+			stack[depth].reserved = depth == 0 && len - i > FJ_ROOT_WIDE_GUESS ?
+				FJ_CONTAINER_HEADER_MAX : FJ_CONTAINER_HEADER_GUESS;
+			wp += stack[depth].reserved;
 			depth++;
 			if (buf[i] == '{')
 			{
