@@ -290,6 +290,57 @@ stage2_digit_run(const uint8_t *p, const uint8_t *end)
 	return (size_t) (q - p);
 }
 
+/* Bytes of x that are not ASCII digits: bit 7 of each set. */
+static inline uint64_t
+stage2_nondigits(uint64_t x)
+{
+	/* below '0': the subtraction sets bit 7; above '9': the addition does */
+	return ((x - 0x3030303030303030ULL) | (x + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
+}
+
+/* The value of the first n (1 to 8) bytes of x, ASCII digits, first byte most significant. */
+static inline uint64_t
+stage2_swar_value(uint64_t x, size_t n)
+{
+	/* digits to 0..9 (a borrow only climbs into the bytes after them), then the first n to the top */
+	x = (x - 0x3030303030303030ULL) << (8 * (8 - n));
+	/* pairs, quads, then all eight: the leading zero bytes are leading zero digits */
+	x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffULL;
+	x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffULL;
+	return (x * 10000 + (x >> 32)) & 0xffffffffULL;
+}
+
+/*
+ * The digit run at q (its first byte a digit) and its value, eight bytes at
+ * a time, for runs of up to 15 digits with 16 bytes readable; false otherwise
+ * (the caller counts them itself).
+ */
+static inline bool
+stage2_int_digits(const uint8_t *q, const uint8_t *end, size_t *n, uint64_t *v)
+{
+	static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+	uint64_t	a,
+				b,
+				nd;
+
+	if (end - q < 16)
+		return false;
+	memcpy(&a, q, 8);
+	if ((nd = stage2_nondigits(a)) != 0)
+	{
+		*n = (size_t) __builtin_ctzll(nd) >> 3;
+		*v = stage2_swar_value(a, *n);
+		return true;
+	}
+	memcpy(&b, q + 8, 8);
+	if ((nd = stage2_nondigits(b)) == 0)
+		return false;
+	*n = (size_t) __builtin_ctzll(nd) >> 3;
+	*v = stage2_swar_value(a, 8) * pow10[*n] + (*n ? stage2_swar_value(b, *n) : 0);
+	*n += 8;
+	return true;
+}
+
 /*
  * A number or literal starting at i is followed by byte q, which may not
  * follow it. If q starts an invalid UTF-8 sequence, that is the first error
@@ -337,12 +388,16 @@ stage2_number(fj_stage2 *p, uint32_t i)
 		q++;
 	else if (q < end && (unsigned) (*q - '1') < 9)
 	{
-		size_t		n = stage2_digit_run(q, end);
+		size_t		n;
 
-		/* the value only matters for integers of up to 19 digits */
-		if (n <= 19)
-			for (t = q; t < q + n; t++)
-				v = v * 10 + (unsigned) (*t - '0');
+		if (!stage2_int_digits(q, end, &n, &v))
+		{
+			n = stage2_digit_run(q, end);
+			/* the value only matters for integers of up to 19 digits */
+			if (n <= 19)
+				for (t = q; t < q + n; t++)
+					v = v * 10 + (unsigned) (*t - '0');
+		}
 		q += n;
 	}
 	else
