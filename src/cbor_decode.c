@@ -216,6 +216,21 @@ put_text(decoder *d, int type, const void *s, size_t n)
 	return w != NULL;
 }
 
+/* Write the valid JSON number text s in its tape encoding (DECIMAL or NUMBER for a non-integer). */
+static bool
+put_number_text(decoder *d, const void *s, size_t n)
+{
+	if (n > FJ_MAX_TEXT_LEN)
+	{
+		fail_at(d, FJ_ERR_TOO_BIG, FJ_CBOR_MSG_STRING_TOO_BIG, d->item);
+		return false;
+	}
+	if (!reserve(d, 9 + n))
+		return false;
+	d->out.len = (size_t) (fj_put_number(d->out.data + d->out.len, s, n) - d->out.data);
+	return true;
+}
+
 /* Write v's decimal digits at out; returns how many. */
 static int
 u64_text(char *out, uint64_t v)
@@ -434,7 +449,7 @@ put_decimal(decoder *d)
 		if (!append(d, t, ebuf, 2 + (size_t) u64_text(ebuf + 2, adjusted < 0 ? 0 - (uint64_t) adjusted : (uint64_t) adjusted)))
 			return false;
 	}
-	return put_text(d, FJ_NUMBER, t->data, t->len);
+	return put_number_text(d, t->data, t->len);
 }
 
 /* ------------------------------------------------------------- frames */
@@ -786,7 +801,7 @@ on_float(decoder *d, double v)
 		fail(d, FJ_CBOR_MSG_KEY);
 	else if (slot != SLOT_VALUE)
 		fail(d, FJ_CBOR_MSG_DECIMAL);
-	else if (put_text(d, FJ_NUMBER, buf, fj_double_shortest(v, buf)))
+	else if (put_number_text(d, buf, fj_double_shortest(v, buf)))
 		item_done(d);
 }
 

@@ -227,8 +227,9 @@ put_big_integer(encoder *e, bool negative, const uint8_t *digits, size_t n)
 static fj_code
 put_number(encoder *e, const uint8_t *v)
 {
+	char		buf[FJ_DECIMAL_TEXT_MAX];
 	const uint8_t *text;
-	uint32_t	len = fj_text(v, &text);
+	uint32_t	len = fj_number_text(v, buf, &text);
 	fj_number_parts n;
 	double		d;
 	size_t		total,
@@ -301,6 +302,7 @@ put_scalar(encoder *e, const uint8_t *v)
 			/* the tape's magnitude field is -1 - value, as CBOR's */
 			return put_negint(e, fj_int_magnitude(v));
 		case FJ_NUMBER:
+		case FJ_DECIMAL:
 			return put_number(e, v);
 		default:
 			len = fj_text(v, &text);

@@ -53,7 +53,8 @@ enum fj_type
 	FJ_NUMBER = 3,
 	FJ_STRING = 4,
 	FJ_ARRAY = 5,
-	FJ_OBJECT = 6
+	FJ_OBJECT = 6,
+	FJ_DECIMAL = 7
 };
 
 enum fj_literal
@@ -72,6 +73,10 @@ enum fj_literal
 #define FJ_KEY_INDEX_MIN 8		/* objects with more members carry a key index */
 #define FJ_CONTAINER_INDEXED 4	/* imm bit: key index present */
 #define FJ_MAX_TEXT_LEN 0x3fffffffu /* longest string or number text */
+#define FJ_DECIMAL_NEG 16		/* DECIMAL imm bit: negative; bits 0-3: mantissa bytes */
+#define FJ_DECIMAL_DIGITS_MAX 19	/* digits (before and after the point) a DECIMAL holds */
+#define FJ_DECIMAL_SCALE_MAX 18 /* digits after the point (one is before it) */
+#define FJ_DECIMAL_TEXT_MAX 21	/* "-", 19 digits and "." */
 
 /* ------------------------------------------------------------ loads */
 
@@ -313,9 +318,87 @@ fj_value_size(const uint8_t *v)
 
 				return (size_t) (text - v) + len;
 			}
+		case FJ_DECIMAL:
+			return 2 + (FJ_IMM(tag) & 15);
 		default:
 			return 1 + 2 * (size_t) fj_container_width(tag) + fj_container_size(v);
 	}
+}
+
+/* ------------------------------------------------------------ decimals */
+
+/*
+ * A DECIMAL is a number written -?I.F (no exponent) with at most 19 digits
+ * in I and F together: tag (sign bit, mantissa byte count 0-8), the scale
+ * len(F) in one byte (1-18), then the mantissa I||F as an unsigned integer
+ * in that many little-endian bytes (none for zero). The text comes back
+ * exactly: I is the mantissa's leading digits (or "0"), F its last scale
+ * digits with their zeros.
+ */
+static inline uint64_t
+fj_decimal_mantissa(const uint8_t *v)
+{
+	uint64_t	m = 0;
+
+	memcpy(&m, v + 2, FJ_IMM(v[0]) & 15);
+	return m;
+}
+
+/* Write a DECIMAL's text at out (FJ_DECIMAL_TEXT_MAX bytes); returns its length. */
+static inline size_t
+fj_decimal_text(const uint8_t *v, char *out)
+{
+	char		digits[FJ_DECIMAL_DIGITS_MAX + 1];
+	char	   *d = digits + sizeof(digits);
+	uint64_t	m = fj_decimal_mantissa(v);
+	unsigned	scale = v[1];
+	size_t		n,
+				ip,
+				len = 0;
+
+	do
+	{
+		*--d = (char) ('0' + m % 10);
+		m /= 10;
+	} while (m);
+	while ((size_t) (digits + sizeof(digits) - d) < scale + 1u)
+		*--d = '0';
+	n = (size_t) (digits + sizeof(digits) - d);
+	ip = n - scale;
+	if (FJ_IMM(v[0]) & FJ_DECIMAL_NEG)
+		out[len++] = '-';
+	memcpy(out + len, d, ip);
+	len += ip;
+	out[len++] = '.';
+	memcpy(out + len, d + ip, scale);
+	return len + scale;
+}
+
+/*
+ * The text of a NUMBER or DECIMAL value: a NUMBER's in place, a DECIMAL's
+ * written into buf (FJ_DECIMAL_TEXT_MAX bytes). Returns the length.
+ */
+static inline uint32_t
+fj_number_text(const uint8_t *v, char *buf, const uint8_t **text)
+{
+	const uint8_t *t;
+	uint32_t	len;
+
+	if (FJ_TYPE(v[0]) == FJ_DECIMAL)
+	{
+		*text = (const uint8_t *) buf;
+		return (uint32_t) fj_decimal_text(v, buf);
+	}
+	len = fj_text(v, &t);
+	*text = t;
+	return len;
+}
+
+/* Whether v is a number kept as text (NUMBER) or as a DECIMAL, not an integer. */
+static inline bool
+fj_is_text_number(const uint8_t *v)
+{
+	return FJ_TYPE(v[0]) == FJ_NUMBER || FJ_TYPE(v[0]) == FJ_DECIMAL;
 }
 
 /* ------------------------------------------------------------ stores */
@@ -395,6 +478,30 @@ fj_put_text_header(uint8_t *w, int type, size_t len)
 		return w + 5;
 	}
 }
+
+/* Write a DECIMAL (sign, mantissa < 10^19, scale 1-18) at w; returns the end. */
+static inline uint8_t *
+fj_put_decimal(uint8_t *w, bool neg, uint64_t m, unsigned scale)
+{
+	unsigned	nb = m ? (unsigned) (71 - __builtin_clzll(m)) / 8 : 0;
+
+	w[0] = FJ_TAG(FJ_DECIMAL, (neg ? FJ_DECIMAL_NEG : 0) | nb);
+	w[1] = (uint8_t) scale;
+	memcpy(w + 2, &m, nb);
+	return w + 2 + nb;
+}
+
+/*
+ * Whether the JSON number text s is a DECIMAL (-?I.F, no exponent, at most
+ * 19 digits), and its parts if so. s must be a valid JSON number.
+ */
+bool		fj_number_decimal(const uint8_t *s, size_t len, bool *neg, uint64_t *m, unsigned *scale);
+
+/*
+ * Write the valid JSON number text s in its one encoding (UINT/NINT,
+ * DECIMAL or NUMBER) at w, which has room for len + 9 bytes; returns the end.
+ */
+uint8_t    *fj_put_number(uint8_t *w, const uint8_t *s, size_t len);
 
 /* The most bytes a container header takes (reserved when it opens). */
 #define FJ_CONTAINER_HEADER_MAX 9

@@ -219,7 +219,48 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 						rc = BAD("Integer stored as number text.");
 						goto out;
 					}
+					else
+					{
+						bool		neg;
+						uint64_t	m;
+						unsigned	scale;
+
+						if (fj_number_decimal(p + 1 + extra, n, &neg, &m, &scale))
+						{
+							rc = BAD("Decimal stored as number text.");
+							goto out;
+						}
+					}
 					p += 1 + extra + n;
+					break;
+				}
+			case FJ_DECIMAL:
+				{
+					unsigned	nb = imm & 15;
+					uint64_t	m;
+
+					if (nb > 8)
+					{
+						rc = BAD("Unknown decimal width.");
+						goto out;
+					}
+					if ((size_t) (vlimit - p) < 2 + (size_t) nb)
+					{
+						rc = BAD("Decimal is truncated.");
+						goto out;
+					}
+					if (p[1] < 1 || p[1] > FJ_DECIMAL_SCALE_MAX)
+					{
+						rc = BAD("Decimal scale is out of range.");
+						goto out;
+					}
+					m = fj_decimal_mantissa(p);
+					if ((nb > 0 && p[1 + nb] == 0) || m >= 10000000000000000000ULL)
+					{
+						rc = BAD("Decimal mantissa is not in its shortest form or too large.");
+						goto out;
+					}
+					p += 2 + nb;
 					break;
 				}
 			case FJ_ARRAY:

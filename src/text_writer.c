@@ -210,6 +210,9 @@ write_scalar(uint8_t *d, const uint8_t *v, const uint8_t **next, const uint8_t *
 			*next = text + len;
 			memcpy(d, text, len);
 			return d + len;
+		case FJ_DECIMAL:
+			*next = v + fj_value_size(v);
+			return d + fj_decimal_text(v, (char *) d);
 		default:
 			len = fj_text(v, &text);
 			*next = text + len;

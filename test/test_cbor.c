@@ -212,8 +212,8 @@ exact_of(const uint8_t *v, exact *x)
 	char		all[4096];
 
 	memset(x, 0, sizeof(*x));
-	if (FJ_TYPE(v[0]) == FJ_NUMBER)
-		len = fj_text(v, &text);
+	if (fj_is_text_number(v))
+		len = fj_number_text(v, buf, &text);
 	else
 	{
 		int64_t		iv = fj_int_value(v);
@@ -283,7 +283,7 @@ static bool is_number(const uint8_t *v)
 {
 	int			t = FJ_TYPE(v[0]);
 
-	return t == FJ_UINT || t == FJ_NINT || t == FJ_NUMBER;
+	return t == FJ_UINT || t == FJ_NINT || t == FJ_NUMBER || t == FJ_DECIMAL;
 }
 
 /*

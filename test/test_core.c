@@ -79,14 +79,14 @@ test_encodings(void)
 {
 	/* the worked example of doc/format.md */
 	static const uint8_t example[] = {
-		0xc1, 0x0e, 0x02,		/* object, 1-byte size 14, count 2 */
+		0xc1, 0x0d, 0x02,		/* object, 1-byte size 13, count 2 */
 		0x81, 'a',				/* key "a" */
 		0x21,					/* 1 */
 		0x81, 'b',				/* key "b" */
-		0xa1, 0x06, 0x03,		/* array, size 6, count 3 */
+		0xa1, 0x05, 0x03,		/* array, size 5, count 3 */
 		0x02,					/* true */
 		0x00,					/* null */
-		0x63, '1', '.', '0'		/* number text "1.0" */
+		0xe1, 0x01, 0x0a		/* decimal 1.0: 1 mantissa byte, scale 1, mantissa 10 */
 	};
 	static const uint8_t ints[] = {
 		0x37,					/* 23 inline */
@@ -139,7 +139,10 @@ test_numbers(void)
 		"4294967295", "4294967296", "9223372036854775807", "9223372036854775808",
 		"-9223372036854775808", "-9223372036854775809", "123456789012345678901234567890",
 		"1.0", "1e2", "1E2", "1e+2", "1e-2", "0.1000", "-0.0", "1.5e300", "1e400", "-1e-400",
-		"0e0", "0.0000000000000000000000001", "[1,2.5,-3e4]"
+		"0e0", "0.0000000000000000000000001", "[1,2.5,-3e4]",
+		"0.5", "-0.000", "10.50", "1234567890.123456789", "12345678901.123456789",
+		"0.000000000000000001", "0.0000000000000000001", "999999999999999999.9",
+		"9999999999999999999.0", "-18446744073709551.615", "[0.1,-0.25,3.14159]"
 	};
 	size_t		i;
 
@@ -164,6 +167,31 @@ test_numbers(void)
 		t = parse("-0", &len, NULL);
 		CHECK(t && FJ_TYPE(t[2]) == FJ_NUMBER);
 		free(t);
+	}
+	/* -?I.F with at most 19 digits is a DECIMAL; more digits or an exponent keep the text */
+	{
+		static const struct
+		{
+			const char *text;
+			int			type;
+			unsigned	nbytes;
+		}			kinds[] = {
+			{"0.5", FJ_DECIMAL, 1}, {"-0.0", FJ_DECIMAL, 0}, {"10.50", FJ_DECIMAL, 2},
+			{"0.000000000000000001", FJ_DECIMAL, 1}, {"0.0000000000000000001", FJ_NUMBER, 0},
+			{"999999999999999999.9", FJ_DECIMAL, 8}, {"9999999999999999999.0", FJ_NUMBER, 0},
+			{"1.5e3", FJ_NUMBER, 0}, {"0.6394267984578837", FJ_DECIMAL, 7},
+		};
+
+		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		{
+			size_t		len;
+			uint8_t    *t = parse(kinds[i].text, &len, NULL);
+
+			CHECKF(t && FJ_TYPE(t[2]) == kinds[i].type &&
+				   (kinds[i].type != FJ_DECIMAL || (FJ_IMM(t[2]) & 15) == kinds[i].nbytes),
+				   "encoding of %s", kinds[i].text);
+			free(t);
+		}
 	}
 	expect_error("01", FJ_ERR_SYNTAX, 0);
 	expect_error("[1.]", FJ_ERR_SYNTAX, 1);
@@ -605,6 +633,23 @@ test_builder(void)
 	CHECK(fj_builder_number(&b, "-0", 2));
 	CHECK(fj_builder_finish(&b, &out) == FJ_OK && out.data[2] == FJ_TAG(FJ_NUMBER, 2));
 	fj_buf_release(&fj_malloc_allocator, &out);
+	/* the builder picks the parser's encoding for every number */
+	{
+		static const char *const nums[] = {"10.50", "-0.0", "1e2", "12345678901.123456789", "7"};
+
+		for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		{
+			size_t		len = 0;
+			uint8_t    *t = parse(nums[i], &len, NULL);
+
+			fj_builder_init(&b, NULL, 0);
+			CHECK(fj_builder_number(&b, nums[i], strlen(nums[i])));
+			CHECKF(fj_builder_finish(&b, &out) == FJ_OK && t && out.len == len &&
+				   memcmp(out.data, t, len) == 0, "builder encoding of %s", nums[i]);
+			fj_buf_release(&fj_malloc_allocator, &out);
+			free(t);
+		}
+	}
 }
 
 static void

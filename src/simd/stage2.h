@@ -371,10 +371,12 @@ stage2_number(fj_stage2 *p, uint32_t i)
 	const uint8_t *q = start;
 	const uint8_t *digits,
 			   *t;
-	uint64_t	v = 0;
+	uint64_t	v = 0,
+				frac = 0;
 	bool		neg = false,
 				integer = true;
 	size_t		ndigits,
+				nfrac = 0,
 				len;
 	fj_code		rc;
 
@@ -405,15 +407,23 @@ stage2_number(fj_stage2 *p, uint32_t i)
 	ndigits = (size_t) (q - digits);
 	if (q < end && *q == '.')
 	{
-		size_t		n = stage2_digit_run(++q, end);
-
-		if (n == 0)
+		q++;
+		if (q == end || (unsigned) (*q - '0') >= 10)
 			return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_NUMBER, i);
-		q += n;
+		if (!stage2_int_digits(q, end, &nfrac, &frac))
+		{
+			nfrac = stage2_digit_run(q, end);
+			/* the value only matters for a DECIMAL, 19 digits in all */
+			if (ndigits + nfrac <= FJ_DECIMAL_DIGITS_MAX)
+				for (t = q; t < q + nfrac; t++)
+					frac = frac * 10 + (unsigned) (*t - '0');
+		}
+		q += nfrac;
 		integer = false;
 	}
 	if (q < end && (*q | 0x20) == 'e')
 	{
+		nfrac = 0;				/* an exponent: never a DECIMAL */
 		size_t		n;
 
 		q++;
@@ -443,6 +453,26 @@ stage2_number(fj_stage2 *p, uint32_t i)
 			p->wp = fj_put_int(p->wp, FJ_NINT, v - 1);
 			return FJ_OK;
 		}
+	}
+	if (nfrac > 0 && ndigits + nfrac <= FJ_DECIMAL_DIGITS_MAX)
+	{
+		/* I.F as the integer I||F and the scale len(F) */
+		static const uint64_t pow10[FJ_DECIMAL_SCALE_MAX + 1] = {
+			1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+			100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+			10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+			100000000000000000ULL, 1000000000000000000ULL
+		};
+		uint64_t	m = v * pow10[nfrac] + frac;
+		unsigned	nb = m ? (unsigned) (71 - __builtin_clzll(m)) / 8 : 0;
+		uint8_t    *w = p->wp;
+
+		w[0] = FJ_TAG(FJ_DECIMAL, (neg ? FJ_DECIMAL_NEG : 0) | nb);
+		w[1] = (uint8_t) nfrac;
+		/* all 8 bytes: the tape slack takes the ones past the value */
+		memcpy(w + 2, &m, 8);
+		p->wp = w + 2 + nb;
+		return FJ_OK;
 	}
 	if (len > FJ_MAX_TEXT_LEN)
 		return fj_fail(p->err, FJ_ERR_TOO_BIG, FJ_MSG_STRING_TOO_BIG, i);

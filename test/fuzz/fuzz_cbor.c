@@ -71,8 +71,8 @@ exact_of(const uint8_t *v, exact *x)
 	size_t		total;
 
 	memset(x, 0, sizeof(*x));
-	if (FJ_TYPE(v[0]) == FJ_NUMBER)
-		len = fj_text(v, &text);
+	if (fj_is_text_number(v))
+		len = fj_number_text(v, x->small, &text);
 	else
 	{
 		len = (uint32_t) snprintf(x->small, sizeof(x->small), "%lld", (long long) fj_int_value(v));
@@ -120,7 +120,7 @@ is_number(const uint8_t *v)
 {
 	int			t = FJ_TYPE(v[0]);
 
-	return t == FJ_UINT || t == FJ_NINT || t == FJ_NUMBER;
+	return t == FJ_UINT || t == FJ_NINT || t == FJ_NUMBER || t == FJ_DECIMAL;
 }
 
 /* The same JSON value, in order, numbers by exact value (iterative; at most MAX_DEPTH deep). */
