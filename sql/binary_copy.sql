@@ -41,7 +41,14 @@ SELECT b, recv_test(b) FROM (VALUES
 	('\x010082c328'),				-- invalid UTF-8 in a string
 	('\x0100a1010200'),			-- count 2 with one member
 	('\x0100c102012121'),			-- object key that is not a string
-	('\x0100e0'),					-- unknown type
+	('\x0100e0'),					-- decimal without its scale
+	('\x0100e1010a'),				-- decimal 1.0: valid
+	('\x0100e9010a'),				-- decimal with a 9-byte mantissa
+	('\x0100e1000a'),				-- decimal with scale 0
+	('\x0100e2010a00'),			-- decimal mantissa not in its shortest form
+	('\x010063312e30'),			-- number text "1.0": must be a decimal
+	('\x0100ed01000000000000000000'),	-- decimal with 13 mantissa bytes
+	('\x0100e801ffffffffffffffff'),	-- decimal mantissa of 20 digits
 	('\x0100a1ff0121'),			-- size runs past the end
 	('\x0100c105028161816221'),	-- a number where the second key belongs
 	('\x0100c102018161')		-- a key without its value

@@ -59,9 +59,14 @@ root_number(Fastjson *d, const char *sqltype, int64 *i, char **text)
 			*i = fj_int_value(v);
 			return true;
 		case FJ_NUMBER:
-			len = fj_text(v, &s);
-			*text = pnstrdup((const char *) s, len);
-			return false;
+		case FJ_DECIMAL:
+			{
+				char		buf[FJ_DECIMAL_TEXT_MAX];
+
+				len = fj_number_text(v, buf, &s);
+				*text = pnstrdup((const char *) s, len);
+				return false;
+			}
 		default:
 			cannot_cast(v, sqltype);
 			pg_unreachable();

@@ -36,8 +36,13 @@ fastjson_value_as_text(const uint8_t *v)
 						 errdetail("\\u0000 cannot be converted to text.")));
 			return cstring_to_text_with_len((const char *) s, (int) len);
 		case FJ_NUMBER:
-			len = fj_text(v, &s);
-			return cstring_to_text_with_len((const char *) s, (int) len);
+		case FJ_DECIMAL:
+			{
+				char		buf[FJ_DECIMAL_TEXT_MAX];
+
+				len = fj_number_text(v, buf, &s);
+				return cstring_to_text_with_len((const char *) s, (int) len);
+			}
 		default:
 			return fastjson_value_to_text(v);
 	}

@@ -84,7 +84,7 @@ number_normal(const uint8_t *v, size_t *len)
 	int			ndig = 0;
 	char	   *digits;
 
-	if (FJ_TYPE(v[0]) != FJ_NUMBER)
+	if (!fj_is_text_number(v))
 	{
 		snprintf(ibuf, sizeof(ibuf), INT64_FORMAT, fj_int_value(v));
 		s = ibuf;
@@ -93,7 +93,7 @@ number_normal(const uint8_t *v, size_t *len)
 	else
 	{
 		const uint8_t *t;
-		uint32_t	n = fj_text(v, &t);
+		uint32_t	n = fj_number_text(v, ibuf, &t);
 
 		s = (const char *) t;
 		end = s + n;

@@ -47,7 +47,7 @@ fj_jsonb_type(const uint8_t *v)
 		FJB_STRING,				/* FJ_STRING */
 		FJB_ARRAY,				/* FJ_ARRAY */
 		FJB_OBJECT,				/* FJ_OBJECT */
-		FJB_NULL
+		FJB_NUMBER				/* FJ_DECIMAL */
 	};
 
 	if (FJ_TYPE(v[0]) == FJ_LITERAL)

@@ -415,6 +415,27 @@ test_limits(void)
 		fj_buf_release(&fj_malloc_allocator, &out);
 		fj_buf_release(&fj_malloc_allocator, &b);
 	}
+	/* a chain of nested containers over 64 KB each: no header slides up more than a few times */
+	{
+		size_t		deep = 300000;
+		char	   *t = malloc(2 * deep);
+
+		memset(t, '[', deep);
+		memset(t + deep, ']', deep);
+		opt.max_depth = (uint32_t) deep;
+		CHECK(t && fj_parse(t, 2 * deep, &opt, &b, &err) == FJ_OK);
+		if (err.code == FJ_OK)
+		{
+			fj_buf		out = {0};
+
+			CHECK(fj_validate_tape(b.data, b.len, (uint32_t) deep, NULL, &err) == FJ_OK);
+			CHECK(fj_write_json(b.data + 2, &fj_malloc_allocator, &out) == FJ_OK);
+			CHECK(out.len == 2 * deep && memcmp(out.data, t, out.len) == 0);
+			fj_buf_release(&fj_malloc_allocator, &out);
+			fj_buf_release(&fj_malloc_allocator, &b);
+		}
+		free(t);
+	}
 	opt.max_depth = 3;
 	CHECK(fj_parse("[[[1]]]", 7, &opt, &b, &err) == FJ_OK);
 	fj_buf_release(&fj_malloc_allocator, &b);

@@ -19,7 +19,8 @@
 #include "../tape.h"
 
 #define FJ_TAPE_SLACK 72		/* spare bytes past the write position */
-#define FJ_ROOT_WIDE_GUESS (96 * 1024)	/* input bytes above which the root gets a wide header */
+#define FJ_ROOT_WIDE_GUESS (96 * 1024)	/* input bytes after it above which a container gets a wide header */
+#define FJ_GUESS_DEPTH 16		/* containers this deep reserve the widest header */
 
 /* Bytes that may follow a number or literal: whitespace , ] } */
 static const uint8_t fj_value_end[256] = {
@@ -542,24 +543,25 @@ stage2_close(fj_stage2 *p, fj_frame *f)
 {
 	fj_code		rc;
 	uint32_t   *keys = NULL;
+	bool		indexed = f->type == FJ_OBJECT && f->count > FJ_KEY_INDEX_MIN;
 
+	/* the key index, and the header sliding up when it needs more than was reserved */
+	if ((rc = stage2_reserve(p, (indexed ? fj_key_index_size(f->count, 4) : 0) + 8 +
+							 FJ_CONTAINER_HEADER_MAX - f->reserved)) != FJ_OK)
+		return rc;
 	if (f->type == FJ_OBJECT)
 	{
 		p->nkeys -= f->count;
-		if (f->count > FJ_KEY_INDEX_MIN)
+		if (indexed)
 		{
 			uint32_t	members = f->hdr + f->reserved;
 			uint32_t	i;
 
-			if ((rc = stage2_reserve(p, fj_key_index_size(f->count, 4) + 8 +
-									 FJ_CONTAINER_HEADER_MAX - FJ_CONTAINER_HEADER_GUESS)) != FJ_OK)
-				return rc;
 			keys = p->keys + p->nkeys;
 			for (i = 0; i < f->count; i++)
 				keys[i] -= members;
 		}
 	}
-	/* the tape slack covers the header sliding up when there is no key index */
 	p->wp = fj_close_container_reserved(p->out->data + f->hdr, f->reserved, p->wp,
 										f->count, (int) f->type, keys);
 	return FJ_OK;
@@ -653,11 +655,13 @@ value:
 			stack[depth].type = buf[i] == '{' ? FJ_OBJECT : FJ_ARRAY;
 
 			/*
-			 * The root of a large document is almost surely over 64 KB:
-			 * reserve its 4-byte-width header rather than slide the whole
-			 * tape up by 4 bytes at the end.
+			 * The root of a large document, and its children, are likely
+			 * over 64 KB: they reserve the 4-byte-width header rather than
+			 * slide up by 4 bytes at the end. So do containers nested deeper
+			 * than FJ_GUESS_DEPTH, so that a chain of nested large
+			 * containers slides at most that many times.
 			 */
-			stack[depth].reserved = depth == 0 && len - i > FJ_ROOT_WIDE_GUESS ?
+			stack[depth].reserved = (depth <= 1 && len - i > FJ_ROOT_WIDE_GUESS) || depth >= FJ_GUESS_DEPTH ?
 				FJ_CONTAINER_HEADER_MAX : FJ_CONTAINER_HEADER_GUESS;
 			wp += stack[depth].reserved;
 			depth++;
