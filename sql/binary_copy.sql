@@ -41,14 +41,15 @@ SELECT b, recv_test(b) FROM (VALUES
 	('\x010082c328'),				-- invalid UTF-8 in a string
 	('\x0100a1010200'),			-- count 2 with one member
 	('\x0100c102012121'),			-- object key that is not a string
-	('\x0100e0'),					-- decimal without its scale
-	('\x0100e1010a'),				-- decimal 1.0: valid
-	('\x0100e9010a'),				-- decimal with a 9-byte mantissa
-	('\x0100e1000a'),				-- decimal with scale 0
-	('\x0100e2010a00'),			-- decimal mantissa not in its shortest form
-	('\x010063312e30'),			-- number text "1.0": must be a decimal
-	('\x0100ed01000000000000000000'),	-- decimal with 13 mantissa bytes
-	('\x0100e801ffffffffffffffff'),	-- decimal mantissa of 20 digits
+	('\x0100e0'),					-- packed number of no characters
+	('\x0100e3e100'),				-- packed "1.0": valid
+	('\x0100e3f100'),				-- packed number with an invalid nibble
+	('\x0100e3e110'),				-- packed number with a nonzero pad nibble
+	('\x0100e105'),				-- packed "5": must be an integer
+	('\x0100e2dd'),				-- packed "--": not a JSON number
+	('\x0100fc03e100'),			-- packed length not in its shortest form
+	('\x0100fc29000000000000000000000000000000000000000000'),	-- packed, 41 characters
+	('\x010063312e30'),			-- number text "1.0": must be packed
 	('\x0100a1ff0121'),			-- size runs past the end
 	('\x0100c105028161816221'),	-- a number where the second key belongs
 	('\x0100c102018161')		-- a key without its value

@@ -216,7 +216,7 @@ put_text(decoder *d, int type, const void *s, size_t n)
 	return w != NULL;
 }
 
-/* Write the valid JSON number text s in its tape encoding (DECIMAL or NUMBER for a non-integer). */
+/* Write the valid JSON number text s in its one tape encoding (integer, PACKED or NUMBER). */
 static bool
 put_number_text(decoder *d, const void *s, size_t n)
 {
@@ -283,7 +283,7 @@ put_int(decoder *d, uint64_t m, bool negative)
 	}
 	/* outside int64: the tape keeps the text */
 	n = int_text(buf, m, negative);
-	return put_text(d, FJ_NUMBER, buf, (size_t) n);
+	return put_number_text(d, buf, (size_t) n);
 }
 
 /*
@@ -305,8 +305,17 @@ put_integer_digits(decoder *d, bool negative, const uint8_t *digits, size_t n)
 		if (negative && v >= 1 && v - 1 <= (uint64_t) INT64_MAX)
 			return put_int(d, v - 1, true);
 	}
+	if (negative && n + 1 <= FJ_PACKED_MAX)
+	{
+		char		text[FJ_PACKED_MAX];
+
+		text[0] = '-';
+		memcpy(text + 1, digits, n);
+		return put_number_text(d, text, n + 1);
+	}
 	if (negative)
 	{
+		/* too long to pack: NUMBER text */
 		uint8_t    *w = put_text_header(d, FJ_NUMBER, n + 1);
 
 		if (!w)
@@ -315,7 +324,7 @@ put_integer_digits(decoder *d, bool negative, const uint8_t *digits, size_t n)
 		memcpy(w + 1, digits, n);
 		return true;
 	}
-	return put_text(d, FJ_NUMBER, digits, n);
+	return put_number_text(d, digits, n);
 }
 
 /* ------------------------------------------------------ byte strings */

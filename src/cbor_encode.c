@@ -227,7 +227,7 @@ put_big_integer(encoder *e, bool negative, const uint8_t *digits, size_t n)
 static fj_code
 put_number(encoder *e, const uint8_t *v)
 {
-	char		buf[FJ_DECIMAL_TEXT_MAX];
+	char		buf[FJ_NUMBER_TEXT_BUF];
 	const uint8_t *text;
 	uint32_t	len = fj_number_text(v, buf, &text);
 	fj_number_parts n;
@@ -302,7 +302,7 @@ put_scalar(encoder *e, const uint8_t *v)
 			/* the tape's magnitude field is -1 - value, as CBOR's */
 			return put_negint(e, fj_int_magnitude(v));
 		case FJ_NUMBER:
-		case FJ_DECIMAL:
+		case FJ_PACKED:
 			return put_number(e, v);
 		default:
 			len = fj_text(v, &text);

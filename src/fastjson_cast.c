@@ -59,9 +59,9 @@ root_number(Fastjson *d, const char *sqltype, int64 *i, char **text)
 			*i = fj_int_value(v);
 			return true;
 		case FJ_NUMBER:
-		case FJ_DECIMAL:
+		case FJ_PACKED:
 			{
-				char		buf[FJ_DECIMAL_TEXT_MAX];
+				char		buf[FJ_NUMBER_TEXT_BUF];
 
 				len = fj_number_text(v, buf, &s);
 				*text = pnstrdup((const char *) s, len);

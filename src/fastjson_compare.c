@@ -160,16 +160,8 @@ fj_decimal_read(const uint8_t *v, FjDecimal *d)
 		decimal_from_magnitude(d, fj_int_magnitude(v) + 1, -1);
 		return;
 	}
-	if (FJ_TYPE(v[0]) == FJ_DECIMAL)
-	{
-		/* mantissa * 10^-scale: the magnitude's digits, the point moved left */
-		decimal_from_magnitude(d, fj_decimal_mantissa(v), (FJ_IMM(v[0]) & FJ_DECIMAL_NEG) ? -1 : 1);
-		if (d->sign != 0)
-			d->exp -= v[1];
-		return;
-	}
-
-	n = fj_text(v, &text);
+	/* a PACKED number's text goes into d, which its digit segments then point into */
+	n = fj_number_text(v, d->packed_text, &text);
 	s = (const char *) text;
 	if (i < n && s[i] == '-')
 	{
@@ -368,7 +360,7 @@ fj_number_cmp(const uint8_t *a, const uint8_t *b)
 
 		return x < y ? -1 : x > y;
 	}
-	if (FJ_TYPE(a[0]) == FJ_DECIMAL && FJ_TYPE(b[0]) == FJ_DECIMAL &&
+	if (FJ_TYPE(a[0]) == FJ_PACKED && FJ_TYPE(b[0]) == FJ_PACKED &&
 		fj_value_size(a) == fj_value_size(b) && memcmp(a, b, fj_value_size(a)) == 0)
 		return 0;				/* the same text */
 	if (FJ_TYPE(a[0]) == FJ_NUMBER && FJ_TYPE(b[0]) == FJ_NUMBER)

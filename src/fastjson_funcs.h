@@ -36,9 +36,9 @@ fastjson_value_as_text(const uint8_t *v)
 						 errdetail("\\u0000 cannot be converted to text.")));
 			return cstring_to_text_with_len((const char *) s, (int) len);
 		case FJ_NUMBER:
-		case FJ_DECIMAL:
+		case FJ_PACKED:
 			{
-				char		buf[FJ_DECIMAL_TEXT_MAX];
+				char		buf[FJ_NUMBER_TEXT_BUF];
 
 				len = fj_number_text(v, buf, &s);
 				return cstring_to_text_with_len((const char *) s, (int) len);

@@ -71,7 +71,7 @@ entries_add(entries *e, Datum d)
 static char *
 number_normal(const uint8_t *v, size_t *len)
 {
-	char		ibuf[24];
+	char		ibuf[FJ_NUMBER_TEXT_BUF];
 	const char *s,
 			   *end;
 	const char *p;

@@ -47,7 +47,7 @@ fj_jsonb_type(const uint8_t *v)
 		FJB_STRING,				/* FJ_STRING */
 		FJB_ARRAY,				/* FJ_ARRAY */
 		FJB_OBJECT,				/* FJ_OBJECT */
-		FJB_NUMBER				/* FJ_DECIMAL */
+		FJB_NUMBER				/* FJ_PACKED */
 	};
 
 	if (FJ_TYPE(v[0]) == FJ_LITERAL)
@@ -83,9 +83,10 @@ typedef struct FjDecimal
 	uint32		big_exp_len;
 	bool		big_exp_neg;
 	char		int_digits[20]; /* the digits of a UINT/NINT value */
+	char		packed_text[FJ_NUMBER_TEXT_BUF];	/* the text of a PACKED value */
 } FjDecimal;
 
-/* Read the number (UINT, NINT or NUMBER) at v into d. */
+/* Read the number (UINT, NINT, NUMBER or PACKED) at v into d. */
 void		fj_decimal_read(const uint8_t *v, FjDecimal *d);
 /* Free what fj_decimal_read allocated (only huge exponents allocate). */
 void		fj_decimal_free(FjDecimal *d);

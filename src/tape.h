@@ -54,7 +54,7 @@ enum fj_type
 	FJ_STRING = 4,
 	FJ_ARRAY = 5,
 	FJ_OBJECT = 6,
-	FJ_DECIMAL = 7
+	FJ_PACKED = 7
 };
 
 enum fj_literal
@@ -73,10 +73,8 @@ enum fj_literal
 #define FJ_KEY_INDEX_MIN 8		/* objects with more members carry a key index */
 #define FJ_CONTAINER_INDEXED 4	/* imm bit: key index present */
 #define FJ_MAX_TEXT_LEN 0x3fffffffu /* longest string or number text */
-#define FJ_DECIMAL_NEG 16		/* DECIMAL imm bit: negative; bits 0-3: mantissa bytes */
-#define FJ_DECIMAL_DIGITS_MAX 19	/* digits (before and after the point) a DECIMAL holds */
-#define FJ_DECIMAL_SCALE_MAX 18 /* digits after the point (one is before it) */
-#define FJ_DECIMAL_TEXT_MAX 21	/* "-", 19 digits and "." */
+#define FJ_PACKED_MAX 40		/* longest number text stored PACKED */
+#define FJ_NUMBER_TEXT_BUF 48	/* room fj_number_text may write (8-byte blocks) */
 
 /* ------------------------------------------------------------ loads */
 
@@ -318,65 +316,131 @@ fj_value_size(const uint8_t *v)
 
 				return (size_t) (text - v) + len;
 			}
-		case FJ_DECIMAL:
-			return 2 + (FJ_IMM(tag) & 15);
+		case FJ_PACKED:
+			{
+				unsigned	len = FJ_IMM(tag) <= FJ_LEN_INLINE_MAX ? FJ_IMM(tag) : v[1];
+
+				return 1 + (FJ_IMM(tag) > FJ_LEN_INLINE_MAX) + (len + 1) / 2;
+			}
 		default:
 			return 1 + 2 * (size_t) fj_container_width(tag) + fj_container_size(v);
 	}
 }
 
-/* ------------------------------------------------------------ decimals */
+/* ------------------------------------------------------ packed numbers */
 
 /*
- * A DECIMAL is a number written -?I.F (no exponent) with at most 19 digits
- * in I and F together: tag (sign bit, mantissa byte count 0-8), the scale
- * len(F) in one byte (1-18), then the mantissa I||F as an unsigned integer
- * in that many little-endian bytes (none for zero). The text comes back
- * exactly: I is the mantissa's leading digits (or "0"), F its last scale
- * digits with their zeros.
+ * A PACKED value is a number's text with no exponent (only digits, "-" and
+ * ".") of at most FJ_PACKED_MAX characters, four bits a character: digits
+ * as 0-9, "-" as 0xd, "." as 0xe; character k in byte k / 2, the low
+ * nibble first; a zero nibble pads an odd length. The tag's immediate is the
+ * text's length as for NUMBER (0-27, or 28 and a length byte). Packing and
+ * unpacking are a few shifts and masks on 8 characters at a time, with no
+ * arithmetic on the number.
+ */
+
+/* Number of characters of a PACKED value, and where its nibbles start. */
+static inline unsigned
+fj_packed_len(const uint8_t *v, const uint8_t **nibbles)
+{
+	if (FJ_IMM(v[0]) <= FJ_LEN_INLINE_MAX)
+	{
+		*nibbles = v + 1;
+		return FJ_IMM(v[0]);
+	}
+	*nibbles = v + 2;
+	return v[1];
+}
+
+/* Up to 4 bytes at p (n of them, 1-4) as a little-endian number, in registers. */
+static inline uint32_t
+fj_load_upto4(const uint8_t *p, unsigned n)
+{
+	if (n >= 4)
+		return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
+	if (n == 3)
+		return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16;
+	if (n == 2)
+		return (uint32_t) p[0] | (uint32_t) p[1] << 8;
+	return p[0];
+}
+
+/* 8 nibbles (4 bytes) to 8 characters, character k in byte k. */
+static inline uint64_t
+fj_unpack8(uint32_t nibbles)
+{
+	uint64_t	x = nibbles;
+
+	x = (x | x << 16) & 0x0000ffff0000ffffULL;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
+	/* 0-9 to '0'-'9'; 0xd, 0xe (the ones that reach 0x10 when 3 is added) to '-', '.' */
+	return x + 0x3030303030303030ULL - ((x + 0x0303030303030303ULL) & 0x1010101010101010ULL);
+}
+
+/*
+ * 8 characters (digits, '-', '.'; character k in byte k) to their nibble
+ * values, one a byte. Other bytes give garbage in their own byte and the
+ * bytes after it only.
  */
 static inline uint64_t
-fj_decimal_mantissa(const uint8_t *v)
+fj_pack8_codes(uint64_t c)
 {
-	uint64_t	m = 0;
+	/* '-' and '.' (below '0') get 0x10 more, so subtracting '0' leaves 0xd, 0xe */
+	uint64_t	below = ~(c + 0x5050505050505050ULL) & 0x8080808080808080ULL;
 
-	memcpy(&m, v + 2, FJ_IMM(v[0]) & 15);
-	return m;
+	return c + (below >> 3) - 0x3030303030303030ULL;
 }
 
-/* Write a DECIMAL's text at out (FJ_DECIMAL_TEXT_MAX bytes); returns its length. */
-static inline size_t
-fj_decimal_text(const uint8_t *v, char *out)
+/* 8 characters (digits, '-', '.'; character k in byte k) to 8 nibbles. */
+static inline uint32_t
+fj_pack8(uint64_t c)
 {
-	char		digits[FJ_DECIMAL_DIGITS_MAX + 1];
-	char	   *d = digits + sizeof(digits);
-	uint64_t	m = fj_decimal_mantissa(v);
-	unsigned	scale = v[1];
-	size_t		n,
-				ip,
-				len = 0;
+	uint64_t	x = fj_pack8_codes(c);
 
-	do
+	x = (x | x >> 4) & 0x00ff00ff00ff00ffULL;
+	x = (x | x >> 8) & 0x0000ffff0000ffffULL;
+	return (uint32_t) (x | x >> 16);
+}
+
+/* Write the text of n packed characters (n <= FJ_PACKED_MAX) at out, in 8-byte blocks. */
+static inline void
+fj_unpack_number(const uint8_t *nibbles, unsigned n, char *out)
+{
+	unsigned	bytes = (n + 1) / 2,
+				k;
+
+	for (k = 0; k < bytes; k += 4)
 	{
-		*--d = (char) ('0' + m % 10);
-		m /= 10;
-	} while (m);
-	while ((size_t) (digits + sizeof(digits) - d) < scale + 1u)
-		*--d = '0';
-	n = (size_t) (digits + sizeof(digits) - d);
-	ip = n - scale;
-	if (FJ_IMM(v[0]) & FJ_DECIMAL_NEG)
-		out[len++] = '-';
-	memcpy(out + len, d, ip);
-	len += ip;
-	out[len++] = '.';
-	memcpy(out + len, d + ip, scale);
-	return len + scale;
+		uint64_t	c = fj_unpack8(fj_load_upto4(nibbles + k, bytes - k));
+
+		memcpy(out + 2 * k, &c, 8);
+	}
+}
+
+/* Pack the n characters at s (n <= FJ_PACKED_MAX, a valid number without exponent) into dst. */
+static inline void
+fj_pack_number(uint8_t *dst, const uint8_t *s, unsigned n)
+{
+	unsigned	k;
+
+	for (k = 0; k < n; k += 8)
+	{
+		uint64_t	c = 0x3030303030303030ULL;	/* '0' pads: nibble 0 */
+		uint32_t	nib;
+		unsigned	m = n - k < 8 ? n - k : 8;
+
+		memcpy(&c, s + k, m);
+		if (m < 8)
+			c |= 0x3030303030303030ULL << (8 * m);
+		nib = fj_pack8(c);
+		memcpy(dst + k / 2, &nib, (m + 1) / 2);
+	}
 }
 
 /*
- * The text of a NUMBER or DECIMAL value: a NUMBER's in place, a DECIMAL's
- * written into buf (FJ_DECIMAL_TEXT_MAX bytes). Returns the length.
+ * The text of a NUMBER or PACKED value: a NUMBER's in place, a PACKED's
+ * written into buf (FJ_NUMBER_TEXT_BUF bytes). Returns the length.
  */
 static inline uint32_t
 fj_number_text(const uint8_t *v, char *buf, const uint8_t **text)
@@ -384,21 +448,23 @@ fj_number_text(const uint8_t *v, char *buf, const uint8_t **text)
 	const uint8_t *t;
 	uint32_t	len;
 
-	if (FJ_TYPE(v[0]) == FJ_DECIMAL)
+	if (FJ_TYPE(v[0]) == FJ_PACKED)
 	{
+		len = fj_packed_len(v, &t);
+		fj_unpack_number(t, len, buf);
 		*text = (const uint8_t *) buf;
-		return (uint32_t) fj_decimal_text(v, buf);
+		return len;
 	}
 	len = fj_text(v, &t);
 	*text = t;
 	return len;
 }
 
-/* Whether v is a number kept as text (NUMBER) or as a DECIMAL, not an integer. */
+/* Whether v is a number kept as text (NUMBER or PACKED), not an integer. */
 static inline bool
 fj_is_text_number(const uint8_t *v)
 {
-	return FJ_TYPE(v[0]) == FJ_NUMBER || FJ_TYPE(v[0]) == FJ_DECIMAL;
+	return FJ_TYPE(v[0]) == FJ_NUMBER || FJ_TYPE(v[0]) == FJ_PACKED;
 }
 
 /* ------------------------------------------------------------ stores */
@@ -479,27 +545,41 @@ fj_put_text_header(uint8_t *w, int type, size_t len)
 	}
 }
 
-/* Write a DECIMAL (sign, mantissa < 10^19, scale 1-18) at w; returns the end. */
-static inline uint8_t *
-fj_put_decimal(uint8_t *w, bool neg, uint64_t m, unsigned scale)
+/*
+ * Whether the valid JSON number text s (not an int64 integer) is stored
+ * PACKED: no exponent, at most FJ_PACKED_MAX characters.
+ */
+static inline bool
+fj_number_packable(const uint8_t *s, size_t len)
 {
-	unsigned	nb = m ? (unsigned) (71 - __builtin_clzll(m)) / 8 : 0;
+	size_t		i;
 
-	w[0] = FJ_TAG(FJ_DECIMAL, (neg ? FJ_DECIMAL_NEG : 0) | nb);
-	w[1] = (uint8_t) scale;
-	memcpy(w + 2, &m, nb);
-	return w + 2 + nb;
+	if (len > FJ_PACKED_MAX)
+		return false;
+	for (i = 0; i < len; i++)
+		if ((s[i] | 0x20) == 'e')
+			return false;
+	return true;
+}
+
+/* Write a PACKED value of the n-character number text s at w; returns the end. */
+static inline uint8_t *
+fj_put_packed(uint8_t *w, const uint8_t *s, unsigned n)
+{
+	if (n <= FJ_LEN_INLINE_MAX)
+		*w++ = FJ_TAG(FJ_PACKED, n);
+	else
+	{
+		*w++ = FJ_TAG(FJ_PACKED, FJ_LEN_INLINE_MAX + 1);
+		*w++ = (uint8_t) n;
+	}
+	fj_pack_number(w, s, n);
+	return w + (n + 1) / 2;
 }
 
 /*
- * Whether the JSON number text s is a DECIMAL (-?I.F, no exponent, at most
- * 19 digits), and its parts if so. s must be a valid JSON number.
- */
-bool		fj_number_decimal(const uint8_t *s, size_t len, bool *neg, uint64_t *m, unsigned *scale);
-
-/*
  * Write the valid JSON number text s in its one encoding (UINT/NINT,
- * DECIMAL or NUMBER) at w, which has room for len + 9 bytes; returns the end.
+ * PACKED or NUMBER) at w, which has room for len + 9 bytes; returns the end.
  */
 uint8_t    *fj_put_number(uint8_t *w, const uint8_t *s, size_t len);
 

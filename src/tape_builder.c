@@ -351,47 +351,16 @@ fj_builder_number(fj_builder *b, const char *s, size_t len)
 	return true;
 }
 
-bool
-fj_number_decimal(const uint8_t *s, size_t len, bool *neg, uint64_t *m, unsigned *scale)
-{
-	const uint8_t *p = s,
-			   *end = s + len,
-			   *point;
-	uint64_t	v = 0;
-
-	*neg = p < end && *p == '-';
-	if (*neg)
-		p++;
-	point = memchr(p, '.', (size_t) (end - p));
-	/* I.F: one point, digits only after it (no exponent), 19 digits at most */
-	if (!point || (size_t) (end - p) - 1 > FJ_DECIMAL_DIGITS_MAX)
-		return false;
-	for (; p < end; p++)
-	{
-		if (p == point)
-			continue;
-		if (*p < '0' || *p > '9')
-			return false;
-		v = v * 10 + (unsigned) (*p - '0');
-	}
-	*m = v;
-	*scale = (unsigned) (end - point - 1);
-	return true;
-}
-
 uint8_t *
 fj_put_number(uint8_t *w, const uint8_t *s, size_t len)
 {
-	bool		int64,
-				neg;
+	bool		int64;
 	int64_t		iv;
-	uint64_t	m;
-	unsigned	scale;
 
 	if (fj_number_parse(s, len, &int64, &iv) && int64)
 		return iv >= 0 ? fj_put_int(w, FJ_UINT, (uint64_t) iv) : fj_put_int(w, FJ_NINT, (uint64_t) (-1 - iv));
-	if (fj_number_decimal(s, len, &neg, &m, &scale))
-		return fj_put_decimal(w, neg, m, scale);
+	if (fj_number_packable(s, len))
+		return fj_put_packed(w, s, (unsigned) len);
 	w = fj_put_text_header(w, FJ_NUMBER, len);
 	memcpy(w, s, len);
 	return w + len;

@@ -219,48 +219,68 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 						rc = BAD("Integer stored as number text.");
 						goto out;
 					}
-					else
+					else if (fj_number_packable(p + 1 + extra, n))
 					{
-						bool		neg;
-						uint64_t	m;
-						unsigned	scale;
-
-						if (fj_number_decimal(p + 1 + extra, n, &neg, &m, &scale))
-						{
-							rc = BAD("Decimal stored as number text.");
-							goto out;
-						}
+						rc = BAD("Short number without exponent stored as number text.");
+						goto out;
 					}
 					p += 1 + extra + n;
 					break;
 				}
-			case FJ_DECIMAL:
+			case FJ_PACKED:
 				{
-					unsigned	nb = imm & 15;
-					uint64_t	m;
+					unsigned	extra = imm > FJ_LEN_INLINE_MAX,
+								n,
+								bytes,
+								i;
+					char		text[FJ_NUMBER_TEXT_BUF];
+					bool		int64;
 
-					if (nb > 8)
+					if (imm > FJ_LEN_INLINE_MAX + 1)
 					{
-						rc = BAD("Unknown decimal width.");
+						rc = BAD("Unknown packed number length width.");
 						goto out;
 					}
-					if ((size_t) (vlimit - p) < 2 + (size_t) nb)
+					if ((size_t) (vlimit - p) < 1 + (size_t) extra)
 					{
-						rc = BAD("Decimal is truncated.");
+						rc = BAD("Packed number is truncated.");
 						goto out;
 					}
-					if (p[1] < 1 || p[1] > FJ_DECIMAL_SCALE_MAX)
+					n = extra ? p[1] : imm;
+					if (n > FJ_PACKED_MAX || (extra && n <= FJ_LEN_INLINE_MAX))
 					{
-						rc = BAD("Decimal scale is out of range.");
+						rc = BAD("Packed number length is out of range or not in its shortest form.");
 						goto out;
 					}
-					m = fj_decimal_mantissa(p);
-					if ((nb > 0 && p[1 + nb] == 0) || m >= 10000000000000000000ULL)
+					bytes = (n + 1) / 2;
+					if ((size_t) (vlimit - p) - 1 - extra < bytes)
 					{
-						rc = BAD("Decimal mantissa is not in its shortest form or too large.");
+						rc = BAD("Packed number runs past the end of the tape.");
 						goto out;
 					}
-					p += 2 + nb;
+					/* every nibble a digit, '-' or '.', and a zero pad */
+					for (i = 0; i < 2 * bytes; i++)
+					{
+						unsigned	nib = (p[1 + extra + i / 2] >> (4 * (i % 2))) & 15;
+
+						if (i < n ? nib > 9 && nib != 0xd && nib != 0xe : nib != 0)
+						{
+							rc = BAD("Packed number has an invalid nibble.");
+							goto out;
+						}
+					}
+					fj_unpack_number(p + 1 + extra, n, text);
+					if (!fj_number_parse((const uint8_t *) text, n, &int64, NULL))
+					{
+						rc = BAD("Packed number is not a JSON number.");
+						goto out;
+					}
+					if (int64)
+					{
+						rc = BAD("Integer stored as packed number.");
+						goto out;
+					}
+					p += 1 + extra + bytes;
 					break;
 				}
 			case FJ_ARRAY:

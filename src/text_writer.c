@@ -210,9 +210,11 @@ write_scalar(uint8_t *d, const uint8_t *v, const uint8_t **next, const uint8_t *
 			*next = text + len;
 			memcpy(d, text, len);
 			return d + len;
-		case FJ_DECIMAL:
-			*next = v + fj_value_size(v);
-			return d + fj_decimal_text(v, (char *) d);
+		case FJ_PACKED:
+			len = fj_packed_len(v, &text);
+			*next = text + (len + 1) / 2;
+			fj_unpack_number(text, len, (char *) d);
+			return d + len;
 		default:
 			len = fj_text(v, &text);
 			*next = text + len;
@@ -230,7 +232,7 @@ scalar_room(const uint8_t *v)
 
 		return 6 * (size_t) fj_text(v, &text) + 10;
 	}
-	return 24;
+	return FJ_NUMBER_TEXT_BUF;
 }
 
 fj_code

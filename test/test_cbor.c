@@ -203,7 +203,7 @@ typedef struct exact
 static void
 exact_of(const uint8_t *v, exact *x)
 {
-	char		buf[32];
+	char		buf[FJ_NUMBER_TEXT_BUF];
 	const uint8_t *text;
 	uint32_t	len;
 	fj_number_parts p;
@@ -283,7 +283,7 @@ static bool is_number(const uint8_t *v)
 {
 	int			t = FJ_TYPE(v[0]);
 
-	return t == FJ_UINT || t == FJ_NINT || t == FJ_NUMBER || t == FJ_DECIMAL;
+	return t == FJ_UINT || t == FJ_NINT || t == FJ_NUMBER || t == FJ_PACKED;
 }
 
 /*

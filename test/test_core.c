@@ -86,7 +86,7 @@ test_encodings(void)
 		0xa1, 0x05, 0x03,		/* array, size 5, count 3 */
 		0x02,					/* true */
 		0x00,					/* null */
-		0xe1, 0x01, 0x0a		/* decimal 1.0: 1 mantissa byte, scale 1, mantissa 10 */
+		0xe3, 0xe1, 0x00		/* packed "1.0": 3 characters, nibbles 1 . 0 and a zero pad */
 	};
 	static const uint8_t ints[] = {
 		0x37,					/* 23 inline */
@@ -128,7 +128,7 @@ test_encodings(void)
 	expect_tape("{}", (const uint8_t *) "\xc0", 1);
 	expect_tape("\"\"", (const uint8_t *) "\x80", 1);
 	expect_tape("0", (const uint8_t *) "\x20", 1);
-	expect_tape("-0", (const uint8_t *) "\x62-0", 3);
+	expect_tape("-0", (const uint8_t *) "\xe2\x0d", 2);	/* packed: '-' is 0xd, '0' is 0 */
 }
 
 static void
@@ -142,7 +142,9 @@ test_numbers(void)
 		"0e0", "0.0000000000000000000000001", "[1,2.5,-3e4]",
 		"0.5", "-0.000", "10.50", "1234567890.123456789", "12345678901.123456789",
 		"0.000000000000000001", "0.0000000000000000001", "999999999999999999.9",
-		"9999999999999999999.0", "-18446744073709551.615", "[0.1,-0.25,3.14159]"
+		"9999999999999999999.0", "-18446744073709551.615", "[0.1,-0.25,3.14159]",
+		"-1234567890123456789012345678901234567.8", "-12345678901234567890123456789012345678.9",
+		"[-0,-0.0,0.00,1.0e0]"
 	};
 	size_t		i;
 
@@ -159,27 +161,26 @@ test_numbers(void)
 		CHECK(t && FJ_TYPE(t[2]) == FJ_NINT && fj_int_value(t + 2) == INT64_MIN);
 		free(t);
 		t = parse("9223372036854775808", &len, NULL);
-		CHECK(t && FJ_TYPE(t[2]) == FJ_NUMBER);
+		CHECK(t && FJ_TYPE(t[2]) == FJ_PACKED);
 		free(t);
 		t = parse("-9223372036854775809", &len, NULL);
-		CHECK(t && FJ_TYPE(t[2]) == FJ_NUMBER);
+		CHECK(t && FJ_TYPE(t[2]) == FJ_PACKED);
 		free(t);
 		t = parse("-0", &len, NULL);
-		CHECK(t && FJ_TYPE(t[2]) == FJ_NUMBER);
+		CHECK(t && FJ_TYPE(t[2]) == FJ_PACKED);
 		free(t);
 	}
-	/* -?I.F with at most 19 digits is a DECIMAL; more digits or an exponent keep the text */
+	/* a number without exponent of up to 40 characters is PACKED; others keep their text */
 	{
 		static const struct
 		{
 			const char *text;
 			int			type;
-			unsigned	nbytes;
 		}			kinds[] = {
-			{"0.5", FJ_DECIMAL, 1}, {"-0.0", FJ_DECIMAL, 0}, {"10.50", FJ_DECIMAL, 2},
-			{"0.000000000000000001", FJ_DECIMAL, 1}, {"0.0000000000000000001", FJ_NUMBER, 0},
-			{"999999999999999999.9", FJ_DECIMAL, 8}, {"9999999999999999999.0", FJ_NUMBER, 0},
-			{"1.5e3", FJ_NUMBER, 0}, {"0.6394267984578837", FJ_DECIMAL, 7},
+			{"0.5", FJ_PACKED}, {"-0.0", FJ_PACKED}, {"10.50", FJ_PACKED}, {"-0", FJ_PACKED},
+			{"9223372036854775808", FJ_PACKED}, {"1234567890123456789012345678901234567890", FJ_PACKED},
+			{"12345678901234567890123456789012345678901", FJ_NUMBER}, {"1.5e3", FJ_NUMBER},
+			{"1E2", FJ_NUMBER}, {"0.6394267984578837", FJ_PACKED}, {"7", FJ_UINT},
 		};
 
 		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
@@ -187,12 +188,14 @@ test_numbers(void)
 			size_t		len;
 			uint8_t    *t = parse(kinds[i].text, &len, NULL);
 
-			CHECKF(t && FJ_TYPE(t[2]) == kinds[i].type &&
-				   (kinds[i].type != FJ_DECIMAL || (FJ_IMM(t[2]) & 15) == kinds[i].nbytes),
-				   "encoding of %s", kinds[i].text);
+			CHECKF(t && FJ_TYPE(t[2]) == kinds[i].type, "encoding of %s", kinds[i].text);
+			CHECKF(t && len == FJ_TAPE_HEADER + fj_value_size(t + 2), "size of %s", kinds[i].text);
 			free(t);
 		}
 	}
+	/* packed nibbles: "-0.5" is d 0 e 5 */
+	expect_tape("-0.5", (const uint8_t *) "\xe4\x0d\x5e", 3);
+	expect_tape("10.50", (const uint8_t *) "\xe5\x01\x5e\x00", 4);
 	expect_error("01", FJ_ERR_SYNTAX, 0);
 	expect_error("[1.]", FJ_ERR_SYNTAX, 1);
 	expect_error("[.5]", FJ_ERR_SYNTAX, 1);
@@ -652,11 +655,12 @@ test_builder(void)
 	CHECK(!fj_builder_number(&b, "01", 2));
 	CHECK(!fj_builder_number(&b, "1.", 2));
 	CHECK(fj_builder_number(&b, "-0", 2));
-	CHECK(fj_builder_finish(&b, &out) == FJ_OK && out.data[2] == FJ_TAG(FJ_NUMBER, 2));
+	CHECK(fj_builder_finish(&b, &out) == FJ_OK && out.data[2] == FJ_TAG(FJ_PACKED, 2));
 	fj_buf_release(&fj_malloc_allocator, &out);
 	/* the builder picks the parser's encoding for every number */
 	{
-		static const char *const nums[] = {"10.50", "-0.0", "1e2", "12345678901.123456789", "7"};
+		static const char *const nums[] = {"10.50", "-0.0", "1e2", "12345678901.123456789", "7",
+			"-12345678901234567890123456789012345678.9", "1234567890123456789012345678901234567890"};
 
 		for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
 		{

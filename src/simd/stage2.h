@@ -362,6 +362,37 @@ stage2_bad_token_end(fj_stage2 *p, const char *msg, uint32_t i, size_t q)
 	return fj_fail(p->err, FJ_ERR_SYNTAX, msg, i);
 }
 
+/*
+ * Pack the n characters of a number at s (fj_pack_number): 8 at a time, read
+ * whole where they are readable, the bytes after the number giving garbage
+ * only in nibbles past it; whole 4-byte blocks written (the tape slack takes
+ * the bytes past the value), then the pad nibble cleared.
+ */
+static inline void
+stage2_pack_number(uint8_t *dst, const uint8_t *s, unsigned n, const uint8_t *end)
+{
+	unsigned	k;
+
+	for (k = 0; k < n; k += 8)
+	{
+		uint64_t	c = 0x3030303030303030ULL;
+		uint32_t	nib;
+
+		if (s + k + 8 <= end)
+			memcpy(&c, s + k, 8);
+		else
+			memcpy(&c, s + k, n - k < 8 ? n - k : 8);
+#if defined(FJ_KERNEL_HAS_PEXT)
+		nib = (uint32_t) _pext_u64(fj_pack8_codes(c), 0x0f0f0f0f0f0f0f0fULL);
+#else
+		nib = fj_pack8(c);
+#endif
+		memcpy(dst + k / 2, &nib, 4);
+	}
+	if (n & 1)
+		dst[n / 2] &= 0x0f;
+}
+
 /* Write the number starting at i: an integer if it is one that fits int64, else its text. */
 static fj_code
 stage2_number(fj_stage2 *p, uint32_t i)
@@ -372,12 +403,11 @@ stage2_number(fj_stage2 *p, uint32_t i)
 	const uint8_t *q = start;
 	const uint8_t *digits,
 			   *t;
-	uint64_t	v = 0,
-				frac = 0;
+	uint64_t	v = 0;
 	bool		neg = false,
-				integer = true;
+				integer = true,
+				exponent = false;
 	size_t		ndigits,
-				nfrac = 0,
 				len;
 	fj_code		rc;
 
@@ -408,23 +438,16 @@ stage2_number(fj_stage2 *p, uint32_t i)
 	ndigits = (size_t) (q - digits);
 	if (q < end && *q == '.')
 	{
-		q++;
-		if (q == end || (unsigned) (*q - '0') >= 10)
+		size_t		n = stage2_digit_run(++q, end);
+
+		if (n == 0)
 			return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_NUMBER, i);
-		if (!stage2_int_digits(q, end, &nfrac, &frac))
-		{
-			nfrac = stage2_digit_run(q, end);
-			/* the value only matters for a DECIMAL, 19 digits in all */
-			if (ndigits + nfrac <= FJ_DECIMAL_DIGITS_MAX)
-				for (t = q; t < q + nfrac; t++)
-					frac = frac * 10 + (unsigned) (*t - '0');
-		}
-		q += nfrac;
+		q += n;
 		integer = false;
 	}
 	if (q < end && (*q | 0x20) == 'e')
 	{
-		nfrac = 0;				/* an exponent: never a DECIMAL */
+		exponent = true;
 		size_t		n;
 
 		q++;
@@ -455,24 +478,19 @@ stage2_number(fj_stage2 *p, uint32_t i)
 			return FJ_OK;
 		}
 	}
-	if (nfrac > 0 && ndigits + nfrac <= FJ_DECIMAL_DIGITS_MAX)
+	if (!exponent && len <= FJ_PACKED_MAX)
 	{
-		/* I.F as the integer I||F and the scale len(F) */
-		static const uint64_t pow10[FJ_DECIMAL_SCALE_MAX + 1] = {
-			1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-			100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
-			10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-			100000000000000000ULL, 1000000000000000000ULL
-		};
-		uint64_t	m = v * pow10[nfrac] + frac;
-		unsigned	nb = m ? (unsigned) (71 - __builtin_clzll(m)) / 8 : 0;
 		uint8_t    *w = p->wp;
 
-		w[0] = FJ_TAG(FJ_DECIMAL, (neg ? FJ_DECIMAL_NEG : 0) | nb);
-		w[1] = (uint8_t) nfrac;
-		/* all 8 bytes: the tape slack takes the ones past the value */
-		memcpy(w + 2, &m, 8);
-		p->wp = w + 2 + nb;
+		if (len <= FJ_LEN_INLINE_MAX)
+			*w++ = FJ_TAG(FJ_PACKED, len);
+		else
+		{
+			*w++ = FJ_TAG(FJ_PACKED, FJ_LEN_INLINE_MAX + 1);
+			*w++ = (uint8_t) len;
+		}
+		stage2_pack_number(w, start, (unsigned) len, end);
+		p->wp = w + (len + 1) / 2;
 		return FJ_OK;
 	}
 	if (len > FJ_MAX_TEXT_LEN)

@@ -53,7 +53,7 @@ typedef struct exact
 				last;
 	int64_t		exp;			/* exponent of digit last - 1 */
 	bool		overflow;
-	char		small[24];
+	char		small[FJ_NUMBER_TEXT_BUF];
 } exact;
 
 static uint8_t
@@ -120,7 +120,7 @@ is_number(const uint8_t *v)
 {
 	int			t = FJ_TYPE(v[0]);
 
-	return t == FJ_UINT || t == FJ_NINT || t == FJ_NUMBER || t == FJ_DECIMAL;
+	return t == FJ_UINT || t == FJ_NINT || t == FJ_NUMBER || t == FJ_PACKED;
 }
 
 /* The same JSON value, in order, numbers by exact value (iterative; at most MAX_DEPTH deep). */
