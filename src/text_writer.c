@@ -172,6 +172,33 @@ write_u64(uint8_t *d, uint64_t v)
 }
 
 /*
+ * Write the text of a PACKED number of n characters (its nibbles at nib):
+ * 16 characters from each 8-byte load where 8 bytes are readable, writing
+ * up to 47 bytes past d + n (within scalar_room).
+ */
+static inline void
+write_packed(uint8_t *d, const uint8_t *nib, unsigned n, const uint8_t *readable_end)
+{
+	unsigned	bytes = (n + 1) / 2,
+				k;
+
+	if (nib + ((bytes + 7) & ~7u) > readable_end)
+	{
+		fj_unpack_number(nib, n, (char *) d);
+		return;
+	}
+	for (k = 0; k < bytes; k += 8)
+	{
+		uint64_t	x = fj_load64(nib + k);
+		uint64_t	lo = fj_unpack8((uint32_t) x),
+					hi = fj_unpack8((uint32_t) (x >> 32));
+
+		memcpy(d + 2 * k, &lo, 8);
+		memcpy(d + 2 * k + 8, &hi, 8);
+	}
+}
+
+/*
  * Write one scalar value (not a container); *next gets the value after it.
  * Bytes up to readable_end may be read (the end of the value being written).
  */
@@ -213,7 +240,7 @@ write_scalar(uint8_t *d, const uint8_t *v, const uint8_t **next, const uint8_t *
 		case FJ_PACKED:
 			len = fj_packed_len(v, &text);
 			*next = text + (len + 1) / 2;
-			fj_unpack_number(text, len, (char *) d);
+			write_packed(d, text, len, readable_end);
 			return d + len;
 		default:
 			len = fj_text(v, &text);
