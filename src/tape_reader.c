@@ -37,12 +37,16 @@ indexed_get(const uint8_t *obj, const char *key, size_t len)
 	while (hi > 0)
 	{
 		uint32_t	lo = hi >= 8 ? hi - 8 : 0;
-		uint64_t	chunk = 0,
+		uint64_t	chunk,
 					hits;
 
-		memcpy(&chunk, fp + lo, hi - lo);
+		/*
+		 * Always 8 bytes: an indexed object has more than 8 fingerprints.
+		 * (A copy of hi - lo bytes would go through memory and stall.)
+		 */
+		memcpy(&chunk, fp + lo, 8);
 		hits = zero_bytes(chunk ^ pattern);
-		/* bytes past hi - lo were zero-filled: drop false hits there */
+		/* the bytes from hi on belong to later members, already scanned */
 		if (hi - lo < 8)
 			hits &= (1ULL << (8 * (hi - lo))) - 1;
 		while (hits)
