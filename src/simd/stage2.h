@@ -607,8 +607,7 @@ stage2_parse(fj_stage2 *p)
 	fj_frame   *stack = local;
 	uint32_t	stack_cap = 64;
 	uint32_t	depth = 0;
-	uint32_t	i,
-				q;				/* an opening quote */
+	uint32_t	i;
 	fj_code		rc = FJ_OK;
 	uint8_t    *wp = p->wp;
 	uint8_t    *limit = p->limit;
@@ -636,6 +635,32 @@ stage2_parse(fj_stage2 *p)
 #define END_FAIL() do { rc = stage2_fail_at_end(p); goto done; } while (0)
 #define RESERVE(need) do { if ((size_t) (limit - wp) < (need)) CALL(stage2_reserve_slow(p, (need))); } while (0)
 #define CLOSE(f) CALL(stage2_close(p, (f)))
+	/*
+	 * The string whose opening quote is at i (a value or a key): its closing
+	 * quote is the next position; a short one without escapes in one copy.
+	 * Leaves i at the closing quote.
+	 */
+#define STRING() do { \
+		uint32_t	q_ = i; \
+		size_t		n_; \
+		\
+		NEXT(); \
+		if (AT_END()) \
+		{ \
+			if (p->s1.error_at != SIZE_MAX || p->s1.scanned != p->s1.len) \
+				END_FAIL(); \
+			FAIL(FJ_ERR_SYNTAX, FJ_MSG_UNTERMINATED, q_); \
+		} \
+		n_ = i - q_ - 1; \
+		if (n_ <= FJ_LEN_INLINE_MAX && limit - wp >= 32 && \
+			copy_short_string(wp + 1, buf + q_ + 1, n_, input_end)) \
+		{ \
+			wp[0] = FJ_TAG(FJ_STRING, n_); \
+			wp += 1 + n_; \
+		} \
+		else \
+			CALL(stage2_string(p, q_, i)); \
+	} while (0)
 
 	NEXT();
 	if (AT_END())
@@ -707,15 +732,8 @@ value:
 			}
 			goto value;
 		case '"':
-			q = i;
-			NEXT();
-			if (AT_END())
-			{
-				if (p->s1.error_at != SIZE_MAX || p->s1.scanned != p->s1.len)
-					END_FAIL();
-				FAIL(FJ_ERR_SYNTAX, FJ_MSG_UNTERMINATED, q);
-			}
-			goto string;
+			STRING();
+			goto after_value;
 		case 't':
 		case 'f':
 		case 'n':
@@ -748,50 +766,13 @@ value:
 			FAIL(FJ_ERR_SYNTAX, FJ_MSG_VALUE, i);
 	}
 
-	/* the string between the quotes at q and i */
-string:
-	{
-		size_t		n = i - q - 1;
-
-		if (n <= FJ_LEN_INLINE_MAX && limit - wp >= 32 &&
-			copy_short_string(wp + 1, buf + q + 1, n, input_end))
-		{
-			wp[0] = FJ_TAG(FJ_STRING, n);
-			wp += 1 + n;
-		}
-		else
-			CALL(stage2_string(p, q, i));
-	}
-	goto after_value;
-
 key:
 	if (buf[i] != '"')
 		FAIL(FJ_ERR_SYNTAX, FJ_MSG_KEY, i);
 	if (nkeys == p->keys_cap)
 		CALL(stage2_grow_keys(p));
 	keys[nkeys++] = (uint32_t) (wp - base);
-	q = i;
-	{
-		NEXT();
-		if (AT_END())
-		{
-			if (p->s1.error_at != SIZE_MAX || p->s1.scanned != p->s1.len)
-				END_FAIL();
-			FAIL(FJ_ERR_SYNTAX, FJ_MSG_UNTERMINATED, q);
-		}
-		{
-			size_t		n = i - q - 1;
-
-			if (n <= FJ_LEN_INLINE_MAX && limit - wp >= 32 &&
-				copy_short_string(wp + 1, buf + q + 1, n, input_end))
-			{
-				wp[0] = FJ_TAG(FJ_STRING, n);
-				wp += 1 + n;
-			}
-			else
-				CALL(stage2_string(p, q, i));
-		}
-	}
+	STRING();
 	NEXT();
 	if (AT_END())
 		END_FAIL();
@@ -853,6 +834,7 @@ done:
 #undef END_FAIL
 #undef RESERVE
 #undef CLOSE
+#undef STRING
 }
 
 /* The kernel's parse entry: presize the tape, run both stages. */
