@@ -99,23 +99,27 @@ utf8_failed(fj_utf8_state *u, bool at_eof)
 	return _mm512_test_epi8_mask(e, e) != 0;
 }
 
+/*
+ * Operators and whitespace by two nibble lookups (simdjson's scheme): the
+ * class bits of a byte are LOW[lo nibble] & HIGH[hi nibble], nonzero only
+ * for { } [ ] : , (bits 0-2) and space, tab, newline, return (bits 3-5).
+ * Fewer compares than one a character: they compete for one port on Intel.
+ */
 static inline void
 classify(const uint8_t *p, fj_block_masks *m)
 {
+	/* bit 0: [ ] { }; 1: ':'; 2: ','; 3: ' '; 4: '\t' '\n'; 5: '\r' */
+	const __m512i low = TABLE(8, 0, 0, 0, 0, 0, 0, 0, 0, 16, 2 | 16, 1, 4, 1 | 32, 0, 0);
+	const __m512i high = TABLE(16 | 32, 0, 4 | 8, 2, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0);
 	__m512i		v = _mm512_loadu_si512((const void *) p);
-	/* '[' | 0x20 == '{' and ']' | 0x20 == '}' */
-	__m512i		lower = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
+	/* bytes >= 0x80 index with bit 7 set: the shuffle gives 0 */
+	__m512i		cls = _mm512_and_si512(_mm512_shuffle_epi8(low, v),
+									   _mm512_shuffle_epi8(high, nibble_hi(v)));
 
 	m->quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
 	m->backslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
-	m->op = _mm512_cmpeq_epi8_mask(lower, _mm512_set1_epi8('{')) |
-		_mm512_cmpeq_epi8_mask(lower, _mm512_set1_epi8('}')) |
-		_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(':')) |
-		_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(','));
-	m->ws = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(' ')) |
-		_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\t')) |
-		_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\n')) |
-		_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\r'));
+	m->op = _mm512_test_epi8_mask(cls, _mm512_set1_epi8(0x07));
+	m->ws = _mm512_test_epi8_mask(cls, _mm512_set1_epi8(0x38));
 	m->ctrl = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
 }
 
