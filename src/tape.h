@@ -295,6 +295,19 @@ fj_key_fingerprint_padded(const uint8_t *key, size_t len)
 	return fj_fingerprint_mix(head, tail, len);
 }
 
+/* Number of characters of a PACKED value, and where its nibbles start. */
+static inline unsigned
+fj_packed_len(const uint8_t *v, const uint8_t **nibbles)
+{
+	if (FJ_IMM(v[0]) <= FJ_LEN_INLINE_MAX)
+	{
+		*nibbles = v + 1;
+		return FJ_IMM(v[0]);
+	}
+	*nibbles = v + 2;
+	return v[1];
+}
+
 /* Total bytes of the value at v, tag included: O(1) for every type. */
 static inline size_t
 fj_value_size(const uint8_t *v)
@@ -318,9 +331,10 @@ fj_value_size(const uint8_t *v)
 			}
 		case FJ_PACKED:
 			{
-				unsigned	len = FJ_IMM(tag) <= FJ_LEN_INLINE_MAX ? FJ_IMM(tag) : v[1];
+				const uint8_t *nibbles;
+				unsigned	len = fj_packed_len(v, &nibbles);
 
-				return 1 + (FJ_IMM(tag) > FJ_LEN_INLINE_MAX) + (len + 1) / 2;
+				return (size_t) (nibbles - v) + (len + 1) / 2;
 			}
 		default:
 			return 1 + 2 * (size_t) fj_container_width(tag) + fj_container_size(v);
@@ -338,19 +352,6 @@ fj_value_size(const uint8_t *v)
  * unpacking are a few shifts and masks on 8 characters at a time, with no
  * arithmetic on the number.
  */
-
-/* Number of characters of a PACKED value, and where its nibbles start. */
-static inline unsigned
-fj_packed_len(const uint8_t *v, const uint8_t **nibbles)
-{
-	if (FJ_IMM(v[0]) <= FJ_LEN_INLINE_MAX)
-	{
-		*nibbles = v + 1;
-		return FJ_IMM(v[0]);
-	}
-	*nibbles = v + 2;
-	return v[1];
-}
 
 /* Up to 4 bytes at p (n of them, 1-4) as a little-endian number, in registers. */
 static inline uint32_t
@@ -418,9 +419,16 @@ fj_unpack_number(const uint8_t *nibbles, unsigned n, char *out)
 	}
 }
 
-/* Pack the n characters at s (n <= FJ_PACKED_MAX, a valid number without exponent) into dst. */
-static inline void
-fj_pack_number(uint8_t *dst, const uint8_t *s, unsigned n)
+/*
+ * Pack the n characters at s (n <= FJ_PACKED_MAX, a valid number without
+ * exponent) into dst with pack8 (fj_pack8, or a kernel's faster equivalent):
+ * 8 at a time, read whole where readable (up to readable_end; the bytes after
+ * the number give garbage only in nibbles past it), written in whole 4-byte
+ * blocks (up to 3 bytes past the packed value), then the pad nibble cleared.
+ */
+static inline __attribute__((always_inline)) void
+fj_pack_number(uint8_t *dst, const uint8_t *s, unsigned n, const uint8_t *readable_end,
+			   uint32_t (*pack8) (uint64_t))
 {
 	unsigned	k;
 
@@ -428,14 +436,16 @@ fj_pack_number(uint8_t *dst, const uint8_t *s, unsigned n)
 	{
 		uint64_t	c = 0x3030303030303030ULL;	/* '0' pads: nibble 0 */
 		uint32_t	nib;
-		unsigned	m = n - k < 8 ? n - k : 8;
 
-		memcpy(&c, s + k, m);
-		if (m < 8)
-			c |= 0x3030303030303030ULL << (8 * m);
-		nib = fj_pack8(c);
-		memcpy(dst + k / 2, &nib, (m + 1) / 2);
+		if (s + k + 8 <= readable_end)
+			memcpy(&c, s + k, 8);
+		else
+			memcpy(&c, s + k, n - k < 8 ? n - k : 8);
+		nib = pack8(c);
+		memcpy(dst + k / 2, &nib, 4);
 	}
+	if (n & 1)
+		dst[n / 2] &= 0x0f;
 }
 
 /*
@@ -562,9 +572,9 @@ fj_number_packable(const uint8_t *s, size_t len)
 	return true;
 }
 
-/* Write a PACKED value of the n-character number text s at w; returns the end. */
+/* Write the tag (and length byte) of a PACKED value of n characters at w; returns where its nibbles go. */
 static inline uint8_t *
-fj_put_packed(uint8_t *w, const uint8_t *s, unsigned n)
+fj_put_packed_header(uint8_t *w, unsigned n)
 {
 	if (n <= FJ_LEN_INLINE_MAX)
 		*w++ = FJ_TAG(FJ_PACKED, n);
@@ -573,7 +583,18 @@ fj_put_packed(uint8_t *w, const uint8_t *s, unsigned n)
 		*w++ = FJ_TAG(FJ_PACKED, FJ_LEN_INLINE_MAX + 1);
 		*w++ = (uint8_t) n;
 	}
-	fj_pack_number(w, s, n);
+	return w;
+}
+
+/*
+ * Write a PACKED value of the n-character number text s at w (writing up to
+ * 3 bytes past it); returns the end.
+ */
+static inline uint8_t *
+fj_put_packed(uint8_t *w, const uint8_t *s, unsigned n)
+{
+	w = fj_put_packed_header(w, n);
+	fj_pack_number(w, s, n, s + n, fj_pack8);
 	return w + (n + 1) / 2;
 }
 

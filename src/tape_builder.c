@@ -313,7 +313,7 @@ fj_builder_int(fj_builder *b, int64_t v)
 
 /* Append a STRING value. */
 static void
-builder_text(fj_builder *b, int type, const char *s, size_t len)
+builder_string(fj_builder *b, const char *s, size_t len)
 {
 	if (len > FJ_MAX_TEXT_LEN)
 	{
@@ -322,7 +322,7 @@ builder_text(fj_builder *b, int type, const char *s, size_t len)
 	}
 	if (!builder_value_start(b) || !builder_reserve(b, len + 5))
 		return;
-	b->buf.len = (size_t) (fj_put_text_header(b->buf.data + b->buf.len, type, len) - b->buf.data);
+	b->buf.len = (size_t) (fj_put_text_header(b->buf.data + b->buf.len, FJ_STRING, len) - b->buf.data);
 	memcpy(b->buf.data + b->buf.len, s, len);
 	b->buf.len += len;
 }
@@ -330,7 +330,7 @@ builder_text(fj_builder *b, int type, const char *s, size_t len)
 void
 fj_builder_string(fj_builder *b, const char *s, size_t len)
 {
-	builder_text(b, FJ_STRING, s, len);
+	builder_string(b, s, len);
 }
 
 bool

@@ -268,6 +268,14 @@ stage2_string(fj_stage2 *p, uint32_t q, uint32_t c)
 	return FJ_OK;
 }
 
+/* Bytes of x that are not ASCII digits: bit 7 of each set. */
+static inline uint64_t
+stage2_nondigits(uint64_t x)
+{
+	/* below '0': the subtraction sets bit 7; above '9': the addition does */
+	return ((x - 0x3030303030303030ULL) | (x + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
+}
+
 /* How many ASCII digits start at p (up to end), eight at a time. */
 static inline size_t
 stage2_digit_run(const uint8_t *p, const uint8_t *end)
@@ -280,8 +288,7 @@ stage2_digit_run(const uint8_t *p, const uint8_t *end)
 					nondigit;
 
 		memcpy(&x, q, 8);
-		/* below '0': the subtraction sets bit 7; above '9': the addition does */
-		nondigit = ((x - 0x3030303030303030ULL) | (x + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
+		nondigit = stage2_nondigits(x);
 		if (nondigit)
 			return (size_t) (q - p) + (size_t) (__builtin_ctzll(nondigit) >> 3);
 		q += 8;
@@ -289,14 +296,6 @@ stage2_digit_run(const uint8_t *p, const uint8_t *end)
 	while (q < end && (unsigned) (*q - '0') < 10)
 		q++;
 	return (size_t) (q - p);
-}
-
-/* Bytes of x that are not ASCII digits: bit 7 of each set. */
-static inline uint64_t
-stage2_nondigits(uint64_t x)
-{
-	/* below '0': the subtraction sets bit 7; above '9': the addition does */
-	return ((x - 0x3030303030303030ULL) | (x + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
 }
 
 /* The value of the first n (1 to 8) bytes of x, ASCII digits, first byte most significant. */
@@ -362,35 +361,15 @@ stage2_bad_token_end(fj_stage2 *p, const char *msg, uint32_t i, size_t q)
 	return fj_fail(p->err, FJ_ERR_SYNTAX, msg, i);
 }
 
-/*
- * Pack the n characters of a number at s (fj_pack_number): 8 at a time, read
- * whole where they are readable, the bytes after the number giving garbage
- * only in nibbles past it; whole 4-byte blocks written (the tape slack takes
- * the bytes past the value), then the pad nibble cleared.
- */
-static inline void
-stage2_pack_number(uint8_t *dst, const uint8_t *s, unsigned n, const uint8_t *end)
+/* 8 number characters to 8 nibbles (fj_pack8), with pext where the kernel has BMI2. */
+static inline uint32_t
+stage2_pack8(uint64_t c)
 {
-	unsigned	k;
-
-	for (k = 0; k < n; k += 8)
-	{
-		uint64_t	c = 0x3030303030303030ULL;
-		uint32_t	nib;
-
-		if (s + k + 8 <= end)
-			memcpy(&c, s + k, 8);
-		else
-			memcpy(&c, s + k, n - k < 8 ? n - k : 8);
 #if defined(FJ_KERNEL_HAS_PEXT)
-		nib = (uint32_t) _pext_u64(fj_pack8_codes(c), 0x0f0f0f0f0f0f0f0fULL);
+	return (uint32_t) _pext_u64(fj_pack8_codes(c), 0x0f0f0f0f0f0f0f0fULL);
 #else
-		nib = fj_pack8(c);
+	return fj_pack8(c);
 #endif
-		memcpy(dst + k / 2, &nib, 4);
-	}
-	if (n & 1)
-		dst[n / 2] &= 0x0f;
 }
 
 /* Write the number starting at i: an integer if it is one that fits int64, else its text. */
@@ -480,16 +459,10 @@ stage2_number(fj_stage2 *p, uint32_t i)
 	}
 	if (!exponent && len <= FJ_PACKED_MAX)
 	{
-		uint8_t    *w = p->wp;
+		uint8_t    *w = fj_put_packed_header(p->wp, (unsigned) len);
 
-		if (len <= FJ_LEN_INLINE_MAX)
-			*w++ = FJ_TAG(FJ_PACKED, len);
-		else
-		{
-			*w++ = FJ_TAG(FJ_PACKED, FJ_LEN_INLINE_MAX + 1);
-			*w++ = (uint8_t) len;
-		}
-		stage2_pack_number(w, start, (unsigned) len, end);
+		/* the input past the number is readable; the tape slack takes the blocks */
+		fj_pack_number(w, start, (unsigned) len, end, stage2_pack8);
 		p->wp = w + (len + 1) / 2;
 		return FJ_OK;
 	}
