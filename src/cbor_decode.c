@@ -235,18 +235,7 @@ put_number_text(decoder *d, const void *s, size_t n)
 static int
 u64_text(char *out, uint64_t v)
 {
-	char		tmp[20];
-	int			n = 0,
-				i;
-
-	do
-	{
-		tmp[n++] = (char) ('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		out[i] = tmp[n - 1 - i];
-	return n;
+	return (int) (fj_put_u64_text((uint8_t *) out, v) - (uint8_t *) out);
 }
 
 /* Decimal text of the integer with magnitude m (-1 - m if negative); 24 bytes suffice. */

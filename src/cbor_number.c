@@ -13,6 +13,7 @@
  */
 #include "cbor.h"
 #include "cbor_pow5.h"
+#include "tape.h"
 
 #include <float.h>
 #include <math.h>
@@ -261,37 +262,11 @@ shortest_decimal(double a, uint64_t *digits, int *e10)
 	*e10 = exp10;
 }
 
-static const char digit_pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/* Write v's decimal digits at out (two at a time); returns how many. */
+/* Write v's decimal digits at out; returns how many. */
 static int
 u64_digits(uint64_t v, char *out)
 {
-	char		tmp[24];
-	char	   *p = tmp + sizeof(tmp);
-	int			n;
-
-	while (v >= 100)
-	{
-		unsigned	r = (unsigned) (v % 100);
-
-		v /= 100;
-		p -= 2;
-		memcpy(p, digit_pairs + 2 * r, 2);
-	}
-	if (v >= 10)
-	{
-		p -= 2;
-		memcpy(p, digit_pairs + 2 * v, 2);
-	}
-	else
-		*--p = (char) ('0' + v);
-	n = (int) (tmp + sizeof(tmp) - p);
-	memcpy(out, p, (size_t) n);
-	return n;
+	return (int) (fj_put_u64_text((uint8_t *) out, v) - (uint8_t *) out);
 }
 
 /* ------------------------------------------------ decimal to double */

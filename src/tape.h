@@ -479,6 +479,40 @@ fj_is_text_number(const uint8_t *v)
 
 /* ------------------------------------------------------------ stores */
 
+/* "00" to "99": two decimal digits a lookup. */
+static const char fj_digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Write the decimal digits of v (at most 20) at d, two at a time; returns the end. */
+static inline uint8_t *
+fj_put_u64_text(uint8_t *d, uint64_t v)
+{
+	uint8_t		tmp[20];
+	uint8_t    *t = tmp + sizeof(tmp);
+	size_t		n;
+
+	while (v >= 100)
+	{
+		unsigned	r = (unsigned) (v % 100);
+
+		v /= 100;
+		t -= 2;
+		memcpy(t, fj_digit_pairs + 2 * r, 2);
+	}
+	if (v >= 10)
+	{
+		t -= 2;
+		memcpy(t, fj_digit_pairs + 2 * v, 2);
+	}
+	else
+		*--t = (uint8_t) ('0' + v);
+	n = (size_t) (tmp + sizeof(tmp) - t);
+	memcpy(d, t, n);
+	return d + n;
+}
+
 /* Write an integer value (UINT or NINT with magnitude m) at w; returns the end. */
 static inline uint8_t *
 fj_put_int(uint8_t *w, int type, uint64_t m)

@@ -138,39 +138,6 @@ write_string(uint8_t *d, const uint8_t *s, size_t len, const uint8_t *readable_e
 	return d;
 }
 
-static const char digit_pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/* Write the decimal digits of v; returns the end. */
-static inline uint8_t *
-write_u64(uint8_t *d, uint64_t v)
-{
-	uint8_t		tmp[20];
-	uint8_t    *t = tmp + 20;
-	size_t		n;
-
-	while (v >= 100)
-	{
-		unsigned	r = (unsigned) (v % 100);
-
-		v /= 100;
-		t -= 2;
-		memcpy(t, digit_pairs + 2 * r, 2);
-	}
-	if (v >= 10)
-	{
-		t -= 2;
-		memcpy(t, digit_pairs + 2 * v, 2);
-	}
-	else
-		*--t = (uint8_t) ('0' + v);
-	n = (size_t) (tmp + 20 - t);
-	memcpy(d, t, n);
-	return d + n;
-}
-
 /*
  * Write the text of a PACKED number of n characters (its nibbles at nib):
  * 16 characters from each 8-byte load where 8 bytes are readable, writing
@@ -227,11 +194,11 @@ write_scalar(uint8_t *d, const uint8_t *v, const uint8_t **next, const uint8_t *
 			return d + 5;
 		case FJ_UINT:
 			*next = v + 1 + fj_int_extra(tag);
-			return write_u64(d, fj_int_magnitude(v));
+			return fj_put_u64_text(d, fj_int_magnitude(v));
 		case FJ_NINT:
 			*next = v + 1 + fj_int_extra(tag);
 			*d++ = '-';
-			return write_u64(d, fj_int_magnitude(v) + 1);
+			return fj_put_u64_text(d, fj_int_magnitude(v) + 1);
 		case FJ_NUMBER:
 			len = fj_text(v, &text);
 			*next = text + len;
