@@ -17,14 +17,30 @@
 
 typedef struct varlena Fastjson;
 
-#define DatumGetFastjsonP(d) ((Fastjson *) PG_DETOAST_DATUM_PACKED(d))
-#define PG_GETARG_FASTJSON_P(n) DatumGetFastjsonP(PG_GETARG_DATUM(n))
-#define PG_RETURN_FASTJSON_P(x) PG_RETURN_POINTER(x)
-
 /* The tape of a (detoasted, possibly short-header) datum, and its root value. */
 #define FJ_TAPE(d) ((const uint8_t *) VARDATA_ANY(d))
 #define FJ_TAPE_LEN(d) ((size_t) VARSIZE_ANY_EXHDR(d))
 #define FJ_ROOT(d) (FJ_TAPE(d) + FJ_TAPE_HEADER)
+
+/* fastjson_io.c: ereport a stored value whose tape this build does not read. */
+void		fastjson_report_tape_version(const Fastjson *d) pg_attribute_noreturn();
+
+/*
+ * A datum, detoasted, whose tape this build reads. A value stored by a build
+ * with another tape version is an error, never misread.
+ */
+static inline Fastjson *
+DatumGetFastjsonP(Datum datum)
+{
+	Fastjson   *d = (Fastjson *) PG_DETOAST_DATUM_PACKED(datum);
+
+	if (unlikely(FJ_TAPE_LEN(d) <= FJ_TAPE_HEADER || FJ_TAPE(d)[0] != FJ_TAPE_VERSION))
+		fastjson_report_tape_version(d);
+	return d;
+}
+
+#define PG_GETARG_FASTJSON_P(n) DatumGetFastjsonP(PG_GETARG_DATUM(n))
+#define PG_RETURN_FASTJSON_P(x) PG_RETURN_POINTER(x)
 
 /* fastjson_module.c */
 extern const fj_allocator fastjson_palloc_allocator;

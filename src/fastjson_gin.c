@@ -230,6 +230,7 @@ may_have_duplicates(const uint8_t *obj)
 	uint32_t	count = fj_container_count(obj);
 	const uint8_t *p = fj_container_members(obj);
 	const uint8_t *end = fj_container_members_end(obj);
+	const uint8_t *fps = (FJ_IMM(obj[0]) & FJ_CONTAINER_INDEXED) ? fj_key_index(obj) : NULL;
 	uint32_t	i;
 
 	if (count < 2)
@@ -238,7 +239,7 @@ may_have_duplicates(const uint8_t *obj)
 	{
 		const uint8_t *k;
 		uint32_t	klen = fj_text(p, &k);
-		uint8_t		fp = (FJ_IMM(obj[0]) & FJ_CONTAINER_INDEXED) ? end[i] : fj_key_fingerprint(k, klen);
+		uint8_t		fp = fps ? fps[i] : fj_key_fingerprint(k, klen);
 
 		if (seen[fp >> 6] & (1ULL << (fp & 63)))
 			return true;

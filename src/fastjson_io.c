@@ -262,6 +262,16 @@ fastjson_out(PG_FUNCTION_ARGS)
 
 PG_FUNCTION_INFO_V1(fastjson_send);
 
+void
+fastjson_report_tape_version(const Fastjson *d)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("fastjson value has tape format version %d, this build reads version %d",
+					FJ_TAPE_LEN(d) > 0 ? FJ_TAPE(d)[0] : 0, FJ_TAPE_VERSION),
+			 errhint("Values stored by another build of fastjson must be output as text by that build and loaded again.")));
+}
+
 /* The binary form is the tape itself, version byte first. */
 Datum
 fastjson_send(PG_FUNCTION_ARGS)

@@ -19,12 +19,15 @@
  *   ARRAY    imm bits 0-1: width class w (0 empty, 1: 1 byte, 2: 2 bytes, 3: 4 bytes),
  *   OBJECT   bit 2: key index present (objects with more than FJ_KEY_INDEX_MIN
  *            members); then payload size and member count, w bytes each; then
- *            the members (objects: key STRING, value, key, value, ...); then, if
- *            present, the key index: one fingerprint byte per member
- *            (fj_key_fingerprint of its key), then one w-byte offset per member
- *            (where its key starts, relative to the first member), both in
- *            member order. A lookup scans the fingerprints from the last member
- *            back, so the first verified match is the operative (last) one.
+ *            the payload: the members (objects: key STRING, value, key, value,
+ *            ...) and, if present, the key index: one fingerprint byte per
+ *            member (fj_key_fingerprint of its key), then one w-byte offset per
+ *            member (where its key starts, relative to the first member), both
+ *            in member order. The key index comes before the members when the
+ *            object has at most FJ_KEY_INDEX_FRONT_MAX members and w is 1 or
+ *            2 (see fj_key_index_first), after them otherwise. A lookup scans the
+ *            fingerprints from the last member back, so the first verified
+ *            match is the operative (last) one.
  *
  * Every encoding is the shortest one possible, so a document has exactly one
  * tape; the validator enforces that. All multi-byte fields are unaligned
@@ -42,7 +45,7 @@
 #error "fastjson's tape code assumes a little-endian CPU"
 #endif
 
-#define FJ_TAPE_VERSION 1
+#define FJ_TAPE_VERSION 2
 #define FJ_TAPE_HEADER 2		/* version byte, flags byte */
 
 enum fj_type
@@ -71,6 +74,7 @@ enum fj_literal
 #define FJ_INT_INLINE_MAX 23	/* UINT/NINT imm values 0..23 are the value */
 #define FJ_LEN_INLINE_MAX 27	/* NUMBER/STRING imm values 0..27 are the length */
 #define FJ_KEY_INDEX_MIN 8		/* objects with more members carry a key index */
+#define FJ_KEY_INDEX_FRONT_MAX 64	/* larger key indexes follow the members */
 #define FJ_CONTAINER_INDEXED 4	/* imm bit: key index present */
 #define FJ_MAX_TEXT_LEN 0x3fffffffu /* longest string or number text */
 #define FJ_PACKED_MAX 40		/* longest number text stored PACKED */
@@ -207,13 +211,6 @@ fj_container_size(const uint8_t *v)
 	return w ? (uint32_t) fj_load_width(v + 1, w) : 0;
 }
 
-/* First member of a container. */
-static inline const uint8_t *
-fj_container_members(const uint8_t *v)
-{
-	return v + 1 + 2 * fj_container_width(v[0]);
-}
-
 /* Bytes of an object's key index: a fingerprint and a w-byte offset per member. */
 static inline size_t
 fj_key_index_size(uint32_t count, unsigned w)
@@ -221,7 +218,41 @@ fj_key_index_size(uint32_t count, unsigned w)
 	return (size_t) count * (1 + w);
 }
 
-/* End of a container's members (start of its key index, if any). */
+/*
+ * Whether an indexed object of count members and width w carries its key
+ * index before its members: when the index is small (at most
+ * FJ_KEY_INDEX_FRONT_MAX members) and the payload under 64 KB.
+ */
+static inline bool
+fj_key_index_first(uint32_t count, unsigned w)
+{
+	return count <= FJ_KEY_INDEX_FRONT_MAX && w != 4;
+}
+
+/* Bytes of key index between a container's header and its first member. */
+static inline size_t
+fj_container_lead(const uint8_t *v)
+{
+	unsigned	w = fj_container_width(v[0]);
+
+	if (FJ_IMM(v[0]) & FJ_CONTAINER_INDEXED)
+	{
+		uint32_t	count = fj_container_count(v);
+
+		if (fj_key_index_first(count, w))
+			return fj_key_index_size(count, w);
+	}
+	return 0;
+}
+
+/* First member of a container. */
+static inline const uint8_t *
+fj_container_members(const uint8_t *v)
+{
+	return v + 1 + 2 * fj_container_width(v[0]) + fj_container_lead(v);
+}
+
+/* End of a container's members (start of a trailing key index, if any). */
 static inline const uint8_t *
 fj_container_members_end(const uint8_t *v)
 {
@@ -229,8 +260,22 @@ fj_container_members_end(const uint8_t *v)
 	const uint8_t *end = v + 1 + 2 * w + fj_container_size(v);
 
 	if (FJ_IMM(v[0]) & FJ_CONTAINER_INDEXED)
-		end -= fj_key_index_size(fj_container_count(v), w);
+	{
+		uint32_t	count = fj_container_count(v);
+
+		if (!fj_key_index_first(count, w))
+			end -= fj_key_index_size(count, w);
+	}
 	return end;
+}
+
+/* The key index of an indexed object: count fingerprints, then count w-byte offsets. */
+static inline const uint8_t *
+fj_key_index(const uint8_t *v)
+{
+	unsigned	w = fj_container_width(v[0]);
+
+	return fj_key_index_first(fj_container_count(v), w) ? v + 1 + 2 * w : fj_container_members_end(v);
 }
 
 /* Up to 8 bytes at p as a little-endian number, zero-filled. */

@@ -30,13 +30,15 @@ uint8_t *
 fj_close_container_reserved(uint8_t *hdr, unsigned reserved, uint8_t *end, uint32_t count,
 							int type, const uint32_t *keys)
 {
-	uint8_t    *members = hdr + reserved;
+	const uint8_t *members = hdr + reserved;
 	size_t		msize = (size_t) (end - members);
 	int			indexed = type == FJ_OBJECT && count > FJ_KEY_INDEX_MIN;
 	unsigned	w,
 				wclass,
 				hsize;
-	size_t		size;
+	size_t		isize = 0,
+				lead = 0;
+	uint8_t    *placed;
 
 	if (count == 0)
 	{
@@ -49,23 +51,33 @@ fj_close_container_reserved(uint8_t *hdr, unsigned reserved, uint8_t *end, uint3
 		w = 2, wclass = 2;
 	else
 		w = 4, wclass = 3;
-	size = msize;
+	hsize = 1 + 2 * w;
 	if (indexed)
 	{
-		/* fingerprints at end, offsets after them, in member order */
-		uint8_t    *fp = end;
-		uint8_t    *off = end + count;
-		const uint8_t *p = members;
+		isize = fj_key_index_size(count, w);
+		if (fj_key_index_first(count, w))
+			lead = isize;
+	}
+	/* the members go after the header and a leading key index */
+	placed = hdr + hsize + lead;
+	if (placed != members)
+		memmove(placed, members, msize);
+	if (indexed)
+	{
+		/* fingerprints, then offsets, in member order */
+		uint8_t    *fp = lead ? hdr + hsize : placed + msize;
+		uint8_t    *off = fp + count;
+		const uint8_t *p = placed;
 		uint32_t	i;
 
 		for (i = 0; i < count; i++)
 		{
 			const uint8_t *key;
 			uint32_t	klen,
-						pos = keys ? keys[i] : (uint32_t) (p - members);
+						pos = keys ? keys[i] : (uint32_t) (p - placed);
 
-			klen = fj_text(members + pos, &key);
-			/* every key is followed by its value and this index: 8 bytes are readable */
+			klen = fj_text(placed + pos, &key);
+			/* a key is followed by its value and 8 more readable bytes (the callers reserve them) */
 			fp[i] = fj_key_fingerprint_padded(key, klen);
 			store_width(off + (size_t) i * w, pos, w);
 			if (!keys)
@@ -74,16 +86,11 @@ fj_close_container_reserved(uint8_t *hdr, unsigned reserved, uint8_t *end, uint3
 				p += fj_value_size(p);
 			}
 		}
-		size += fj_key_index_size(count, w);
 	}
-	hsize = 1 + 2 * w;
-	/* move the payload before writing the header: it may slide up over it */
-	if (hsize != reserved)
-		memmove(hdr + hsize, members, size);
 	hdr[0] = FJ_TAG(type, wclass | (indexed ? FJ_CONTAINER_INDEXED : 0));
-	store_width(hdr + 1, (uint32_t) size, w);
+	store_width(hdr + 1, (uint32_t) (msize + isize), w);
 	store_width(hdr + 1 + w, count, w);
-	return hdr + hsize + size;
+	return hdr + hsize + msize + isize;
 }
 
 /* ------------------------------------------------------------- builder */

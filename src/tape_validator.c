@@ -15,7 +15,9 @@
 
 typedef struct vframe
 {
+	size_t		members;		/* offset of the first member */
 	size_t		members_end;	/* offset where the members stop */
+	size_t		index;			/* offset of the key index, if any */
 	size_t		end;			/* offset where the container stops */
 	size_t		hdr;			/* offset of the container's tag */
 	uint64_t	remaining;		/* members still to come */
@@ -62,8 +64,8 @@ static fj_code
 check_key_index(const uint8_t *tape, const vframe *f, const uint32_t *offsets, fj_error *err)
 {
 	const uint8_t *obj = tape + f->hdr;
-	const uint8_t *members = fj_container_members(obj);
-	const uint8_t *fp = tape + f->members_end;
+	const uint8_t *members = tape + f->members;
+	const uint8_t *fp = tape + f->index;
 	unsigned	w = fj_container_width(obj[0]);
 	uint32_t	count = fj_container_count(obj);
 	const uint8_t *off = fp + count;
@@ -290,7 +292,8 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 					bool		indexed = (imm & FJ_CONTAINER_INDEXED) != 0;
 					uint64_t	size,
 								count;
-					size_t		msize;
+					size_t		msize,
+								lead;
 					vframe	   *f;
 
 					if (imm & 0x18 || (indexed && type != FJ_OBJECT))
@@ -332,6 +335,7 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 						goto out;
 					}
 					msize = (size_t) (size - (indexed ? fj_key_index_size((uint32_t) count, w) : 0));
+					lead = indexed && fj_key_index_first((uint32_t) count, w) ? (size_t) (size - msize) : 0;
 					/* the narrowest width the parser would have chosen */
 					{
 						size_t		ix1 = indexed ? fj_key_index_size((uint32_t) count, 1) : 0;
@@ -354,14 +358,16 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 					/* the member that holds this container is counted when it ends */
 					f = &st.frames[st.nframes++];
 					f->hdr = (size_t) (p - tape);
-					f->members_end = f->hdr + 1 + 2 * w + msize;
+					f->members = f->hdr + 1 + 2 * w + lead;
+					f->members_end = f->members + msize;
+					f->index = lead ? f->hdr + 1 + 2 * w : f->members_end;
 					f->end = f->hdr + 1 + 2 * w + (size_t) size;
 					f->remaining = count;
 					f->object = type == FJ_OBJECT;
 					f->want_key = f->object;
 					f->indexed = indexed;
 					f->offsets_base = st.noffsets;
-					p += 1 + 2 * w;
+					p = tape + f->members;
 					if (f->indexed)
 					{
 						if (!grow_array(a, (void **) &st.offsets, &st.offsets_cap, st.noffsets, 4))
@@ -412,7 +418,7 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 						rc = fj_fail(err, FJ_ERR_NOMEM, FJ_MSG_NOMEM, 0);
 						goto out;
 					}
-					st.offsets[st.noffsets++] = (uint32_t) ((size_t) (p - tape) - (f->hdr + 1 + 2 * (size_t) fj_container_width(tape[f->hdr])));
+					st.offsets[st.noffsets++] = (uint32_t) ((size_t) (p - tape) - f->members);
 				}
 				break;
 			}

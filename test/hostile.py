@@ -438,7 +438,7 @@ def section_c():
         if r < 2:
             payloads.append(("random", rand_bytes(rng.randint(0, 300))))
         elif r == 2:
-            payloads.append(("header+random", b"\x01\x00" + rand_bytes(rng.randint(0, 300))))
+            payloads.append(("header+random", b"\x02\x00" + rand_bytes(rng.randint(0, 300))))
         else:
             payloads.append(mutate(rng.choice(tapes)))
     # the unmutated tapes must all be accepted

@@ -302,7 +302,7 @@ big_object(int n)
 static void
 test_lookup(void)
 {
-	int			sizes[] = {3, 16, 17, 40, 300, 20000};
+	int			sizes[] = {3, 16, 17, 40, 63, 64, 300, 20000};
 	size_t		si;
 
 	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
@@ -340,6 +340,18 @@ test_lookup(void)
 				ok &= v && FJ_TYPE(v[0]) == FJ_UINT && fj_int_value(v) == i;
 		}
 		CHECKF(ok, "lookups in an object of %d keys", n);
+		if (FJ_IMM(root[0]) & FJ_CONTAINER_INDEXED)
+		{
+			/* the key index leads the members up to 64 members, follows them beyond */
+			unsigned	w = fj_container_width(root[0]);
+			bool		first = n + 1 <= FJ_KEY_INDEX_FRONT_MAX && w != 4;
+			size_t		isize = fj_key_index_size((uint32_t) n + 1, w);
+
+			CHECKF(first == (n + 1 <= 64), "key index placement for %d members", n + 1);
+			CHECK(fj_key_index(root) == (first ? root + 1 + 2 * w : fj_container_members_end(root)));
+			CHECK(fj_container_members(root) == root + 1 + 2 * w + (first ? isize : 0));
+			CHECK(fj_container_members_end(root) + (first ? 0 : isize) == root + fj_value_size(root));
+		}
 		CHECK(fj_object_get(root, "missing", 7) == NULL);
 		CHECK(fj_object_get(root, "k", 1) == NULL);
 		CHECK(fj_object_get(root, "", 0) == NULL);
@@ -364,6 +376,45 @@ test_lookup(void)
 		/* skipping any value is O(1): its size is in its header */
 		CHECK(fj_value_size(root) == len - FJ_TAPE_HEADER);
 		free(t);
+	}
+	/* an object of 64 KB or more keeps its key index after the members, whatever its count */
+	{
+		size_t		len,
+					pos = 0;
+		char	   *s = malloc(12 * 7000 + 64);
+		uint8_t    *t;
+		const uint8_t *root;
+		int			i;
+
+		s[pos++] = '{';
+		for (i = 0; i < 12; i++)
+		{
+			pos += (size_t) sprintf(s + pos, "%s\"k%d\":\"", i ? "," : "", i);
+			memset(s + pos, 'a' + i, 6000);
+			pos += 6000;
+			s[pos++] = '"';
+		}
+		s[pos++] = '}';
+		s[pos] = 0;
+		t = parse(s, &len, NULL);
+		root = t + FJ_TAPE_HEADER;
+		CHECK(FJ_IMM(root[0]) & FJ_CONTAINER_INDEXED);
+		CHECK(fj_container_width(root[0]) == 4);
+		CHECK(fj_key_index(root) == fj_container_members_end(root));
+		CHECK(fj_container_members(root) == root + 9);
+		for (i = 0; i < 12; i++)
+		{
+			char		key[8];
+			const uint8_t *v,
+					   *text;
+
+			sprintf(key, "k%d", i);
+			v = fj_object_get(root, key, strlen(key));
+			CHECK(v && fj_text(v, &text) == 6000 && text[0] == 'a' + i);
+		}
+		CHECK(fj_validate_tape(t, len, 0, NULL, &(fj_error) {0}) == FJ_OK);
+		free(t);
+		free(s);
 	}
 	/* "" and a key that is a prefix of others in an indexed object */
 	{
@@ -575,20 +626,20 @@ test_validator(void)
 			const char *bytes;
 			size_t		len;
 		}			bad[] = {
-			{"\x02\x00\x00", 3},	/* unknown version */
-			{"\x01\x01\x00", 3},	/* reserved flag bit */
-			{"\x01\x00\x03", 3},	/* unknown literal */
-			{"\x01\x00\x38\x05", 4},	/* 5 in a one-byte field: not shortest */
-			{"\x01\x00\x3b\x00\x00\x00\x00\x00\x00\x00\x80", 11},	/* above INT64_MAX */
-			{"\x01\x00\x61\x35", 4},	/* number text "5": should be an integer */
-			{"\x01\x00\x62\x30\x31", 5},	/* number text "01" */
-			{"\x01\x00\x82\xc3\x28", 5},	/* invalid UTF-8 */
-			{"\x01\x00\xa1\x01\x02\x00", 6},	/* count 2, one member */
-			{"\x01\x00\xc1\x02\x01\x21\x21", 7},	/* object key is not a string */
-			{"\x01\x00\xe0", 3},	/* type 7 */
-			{"\x01\x00\xa8", 3},	/* reserved container bit */
-			{"\x01\x00\xa4", 3},	/* key index flag on an array */
-			{"\x01\x00\xa1\x00\x00", 5},	/* non-empty container with count 0 */
+			{"\x03\x00\x00", 3},	/* unknown version */
+			{"\x02\x01\x00", 3},	/* reserved flag bit */
+			{"\x02\x00\x03", 3},	/* unknown literal */
+			{"\x02\x00\x38\x05", 4},	/* 5 in a one-byte field: not shortest */
+			{"\x02\x00\x3b\x00\x00\x00\x00\x00\x00\x00\x80", 11},	/* above INT64_MAX */
+			{"\x02\x00\x61\x35", 4},	/* number text "5": should be an integer */
+			{"\x02\x00\x62\x30\x31", 5},	/* number text "01" */
+			{"\x02\x00\x82\xc3\x28", 5},	/* invalid UTF-8 */
+			{"\x02\x00\xa1\x01\x02\x00", 6},	/* count 2, one member */
+			{"\x02\x00\xc1\x02\x01\x21\x21", 7},	/* object key is not a string */
+			{"\x02\x00\xe0", 3},	/* type 7 */
+			{"\x02\x00\xa8", 3},	/* reserved container bit */
+			{"\x02\x00\xa4", 3},	/* key index flag on an array */
+			{"\x02\x00\xa1\x00\x00", 5},	/* non-empty container with count 0 */
 		};
 		size_t		i;
 
