@@ -43,9 +43,14 @@ typedef struct fj_frame
 {
 	uint32_t	hdr;			/* tape offset of the container's reserved header */
 	uint32_t	count;			/* members so far */
-	uint16_t	type;			/* FJ_ARRAY or FJ_OBJECT */
-	uint16_t	reserved;		/* header bytes reserved at hdr */
+	uint8_t		type;			/* FJ_ARRAY or FJ_OBJECT */
+	uint8_t		slot;			/* its lead_guess slot: its position in its parent */
+	uint16_t	reserved;		/* bytes reserved at hdr: header and leading key index */
 } fj_frame;
+
+/* Most bytes a container may lead its members with: a 2-byte-width header and a front key index. */
+#define FJ_LEAD_MAX (5 + FJ_KEY_INDEX_FRONT_MAX * 3)
+#define FJ_GUESS_SLOTS 16		/* positions in the parent told apart by lead_guess */
 
 typedef struct fj_stage2
 {
@@ -62,6 +67,15 @@ typedef struct fj_stage2
 	uint32_t	nkeys,
 				keys_cap;
 	uint32_t	keys_local[256];
+
+	/*
+	 * The bytes the last non-empty array ([0]) and object ([1]) closed at
+	 * each depth and position in its parent (modulo FJ_GUESS_SLOTS) led its
+	 * members with (header and front key index). A container reserves as
+	 * much: in a list of records the record's n-th member looks like the
+	 * previous record's, and a right guess means nothing moves at close.
+	 */
+	uint16_t	lead_guess[FJ_GUESS_DEPTH][FJ_GUESS_SLOTS][2];
 } fj_stage2;
 
 /*
@@ -529,16 +543,18 @@ stage2_grow_keys(fj_stage2 *p)
 }
 
 /* Close the innermost container (the key index needs 5 bytes a member, the header up to 4 more). */
-static inline fj_code
-stage2_close(fj_stage2 *p, fj_frame *f)
+static fj_code
+stage2_close(fj_stage2 *p, fj_frame *f, uint32_t depth)
 {
 	fj_code		rc;
 	uint32_t   *keys = NULL;
 	bool		indexed = f->type == FJ_OBJECT && f->count > FJ_KEY_INDEX_MIN;
+	uint8_t    *hdr;
 
 	/* the key index, and the header sliding up when it needs more than was reserved */
 	if ((rc = stage2_reserve(p, (indexed ? fj_key_index_size(f->count, 4) : 0) + 8 +
-							 FJ_CONTAINER_HEADER_MAX - f->reserved)) != FJ_OK)
+							 (f->reserved < FJ_CONTAINER_HEADER_MAX ?
+							  FJ_CONTAINER_HEADER_MAX - f->reserved : 0))) != FJ_OK)
 		return rc;
 	if (f->type == FJ_OBJECT)
 	{
@@ -553,8 +569,10 @@ stage2_close(fj_stage2 *p, fj_frame *f)
 				keys[i] -= members;
 		}
 	}
-	p->wp = fj_close_container_reserved(p->out->data + f->hdr, f->reserved, p->wp,
-										f->count, (int) f->type, keys);
+	hdr = p->out->data + f->hdr;
+	p->wp = fj_close_container_reserved(hdr, f->reserved, p->wp, f->count, (int) f->type, keys);
+	if (f->count && depth < FJ_GUESS_DEPTH)
+		p->lead_guess[depth][f->slot][f->type == FJ_OBJECT] = (uint16_t) (fj_container_members(hdr) - hdr);
 	return FJ_OK;
 }
 
@@ -607,7 +625,27 @@ stage2_parse(fj_stage2 *p)
 #define AT_END() (i >= len)
 #define END_FAIL() do { rc = stage2_fail_at_end(p); goto done; } while (0)
 #define RESERVE(need) do { if ((size_t) (limit - wp) < (need)) CALL(stage2_reserve_slow(p, (need))); } while (0)
-#define CLOSE(f) CALL(stage2_close(p, (f)))
+	/*
+	 * Close the container of frame f (at depth): inline when it reserved
+	 * exactly the 3-byte header it needs (under 256 bytes, no key index),
+	 * the common case, else through stage2_close.
+	 */
+#define CLOSE(f) do { \
+		fj_frame   *f_ = (f); \
+		uint8_t    *h_ = base + f_->hdr; \
+		size_t		m_ = (size_t) (wp - h_) - f_->reserved; \
+		if (f_->reserved == 3 && m_ <= 0xff && f_->count != 0 && \
+			(f_->type == FJ_ARRAY || f_->count <= FJ_KEY_INDEX_MIN)) \
+		{ \
+			h_[0] = FJ_TAG(f_->type, 1); \
+			h_[1] = (uint8_t) m_; \
+			h_[2] = (uint8_t) f_->count; \
+			if (f_->type == FJ_OBJECT) \
+				nkeys -= f_->count; \
+		} \
+		else \
+			CALL(stage2_close(p, f_, depth)); \
+	} while (0)
 	/*
 	 * The string whose opening quote is at i (a value or a key): its closing
 	 * quote is the next position; a short one without escapes in one copy.
@@ -665,20 +703,32 @@ value:
 				stack = bigger;
 				stack_cap = cap;
 			}
-			RESERVE(FJ_CONTAINER_HEADER_MAX);
+			RESERVE(FJ_LEAD_MAX);
 			stack[depth].hdr = (uint32_t) (wp - base);
 			stack[depth].count = 0;
 			stack[depth].type = buf[i] == '{' ? FJ_OBJECT : FJ_ARRAY;
+			/* an array's elements share a slot, an object's members each have one */
+			stack[depth].slot = depth && stack[depth - 1].type == FJ_OBJECT ?
+				(uint8_t) (stack[depth - 1].count & (FJ_GUESS_SLOTS - 1)) : 0;
 
 			/*
-			 * The root of a large document, and its children, are likely
-			 * over 64 KB: they reserve the 4-byte-width header rather than
-			 * slide up by 4 bytes at the end. So do containers nested deeper
-			 * than FJ_GUESS_DEPTH, so that a chain of nested large
-			 * containers slides at most that many times.
+			 * Reserve what the same position led with last time; the first
+			 * time, a container with more than FJ_ROOT_WIDE_GUESS bytes of
+			 * input after it may well grow past 64 KB and reserves the widest
+			 * header, any other the 2-byte-width one. Containers nested
+			 * deeper than FJ_GUESS_DEPTH always reserve the widest, so that
+			 * a chain of nested large containers slides at most that many
+			 * times.
 			 */
-			stack[depth].reserved = (depth <= 1 && len - i > FJ_ROOT_WIDE_GUESS) || depth >= FJ_GUESS_DEPTH ?
-				FJ_CONTAINER_HEADER_MAX : FJ_CONTAINER_HEADER_GUESS;
+			if (depth >= FJ_GUESS_DEPTH)
+				stack[depth].reserved = FJ_CONTAINER_HEADER_MAX;
+			else
+			{
+				uint16_t	g = p->lead_guess[depth][stack[depth].slot][buf[i] == '{'];
+
+				stack[depth].reserved = g ? g : len - i > FJ_ROOT_WIDE_GUESS ?
+					FJ_CONTAINER_HEADER_MAX : FJ_CONTAINER_HEADER_GUESS;
+			}
 			wp += stack[depth].reserved;
 			depth++;
 			if (buf[i] == '{')
