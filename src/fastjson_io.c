@@ -158,7 +158,13 @@ write_text(const uint8_t *v, size_t prefix, size_t size_hint)
 {
 	fj_buf		out;
 
-	out.cap = prefix + size_hint + size_hint / 4 + 32;
+	/*
+	 * Text is rarely more than twice the tape (PACKED numbers take half a
+	 * byte a character, strings and keys about one), and growing the buffer
+	 * near the end copies all of it: reserve twice the tape, or a quarter
+	 * more for tapes of 64 MB or more.
+	 */
+	out.cap = prefix + size_hint + (size_hint < (64 << 20) ? size_hint : size_hint / 4) + 32;
 	out.data = MemoryContextAllocExtended(CurrentMemoryContext, out.cap, MCXT_ALLOC_HUGE);
 	out.len = prefix;
 	if (fj_write_json(v, &fastjson_palloc_allocator, &out) != FJ_OK)
