@@ -425,9 +425,14 @@ class Report:
                  "E'\\x02')` into a new one-column table per run (a CHECKPOINT before each, untimed), best of %d "
                  "(median); the repetitions interleave the column types. Queries run on the pglz tables after "
                  "`VACUUM ANALYZE`, each once to warm the cache and then %d timed runs, serial "
-                 "(`max_parallel_workers_per_gather = 0`) unless marked parallel; client wall time." % (
+                 "(`max_parallel_workers_per_gather = 0`) unless marked parallel; client wall time. Every "
+                 "table is larger than a quarter of `shared_buffers`, so a sequential scan reads it through "
+                 "a small ring of buffers, block by block from the kernel's page cache: the copy of the "
+                 "table's bytes is a large part of every query's time, and it is proportional to the "
+                 "table's size." % (
                      fmt(rows_n), fmt(rows_n), fmt(size / 1e6 if size else None, 1),
-                     fmt(size / rows_n if size and rows_n else None), e.get("reps", 0), e.get("reps", 0)),
+                     fmt(size / rows_n if size and rows_n else None), e.get("reps", 0),
+                     e.get("query_reps", e.get("reps", 0))),
                  "DESIGN §4's event-log anchors were measured on 198 MB of real documents with larger rows; "
                  "most rows here are under 2 kB and stay inline (no TOAST), so absolute times are not "
                  "comparable with those anchors, only the ratios between column types.", "")

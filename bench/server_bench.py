@@ -551,7 +551,7 @@ def cmd_eventlog(args):
     lz4 = lz4_available(db)
     comps = ["pglz"] + (["lz4"] if lz4 else [])
     out = {"rows_expected": args.rows, "file_bytes": os.path.getsize(args.file) if os.path.exists(args.file) else None,
-           "reps": args.reps, "lz4": lz4, "features": feat, "copy": {}, "sizes": {}, "queries": {},
+           "reps": args.reps, "query_reps": args.query_reps, "lz4": lz4, "features": feat, "copy": {}, "sizes": {}, "queries": {},
            "checks": {}, "problems": problems}
     table = lambda comp, typ: "ev_%s_%s" % (comp, typ)
 
@@ -638,7 +638,7 @@ def cmd_eventlog(args):
                     g = [x for x in walk_plan(a) if x["Node Type"] in ("Gather", "Gather Merge")]
                     rec["workers_launched"] = g[0].get("Workers Launched") if g else 0
                 times = []
-                for _ in range(args.reps):
+                for _ in range(args.query_reps):
                     t, res = db.timed(stmt, what=what)
                     times.append(t)
                 rec.update(summarize(times))
@@ -782,7 +782,8 @@ def main():
     p = sub.add_parser("eventlog")
     p.add_argument("--file", required=True, help="NDJSON file the server can read")
     p.add_argument("--rows", type=int, required=True)
-    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--reps", type=int, default=3, help="COPY repetitions")
+    p.add_argument("--query-reps", type=int, default=7, help="timed runs of each query")
     p.add_argument("--out", required=True)
     args = ap.parse_args()
     {"info": cmd_info, "jsonb-sizes": cmd_jsonb_sizes, "corpus": cmd_corpus,
