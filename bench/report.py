@@ -420,6 +420,9 @@ class Report:
                     "it through a small ring of buffers, block by block from the kernel's page cache: copying "
                     "the table's bytes is a large part of every query's time, in proportion to the table's "
                     "size." % sb)
+        if max(totals) <= int(num) * units[unit] / 4:
+            return (" Every table fits in a quarter of `shared_buffers` (%s) and is scanned from shared buffers "
+                    "once warm." % sb)
         return (" Some tables are smaller than a quarter of `shared_buffers` (%s) and are scanned from shared "
                 "buffers once warm; the others are read block by block from the kernel's page cache." % sb)
 
