@@ -513,6 +513,37 @@ test_limits(void)
 		CHECK(fj_parse(big, sizeof(big), &opt, &b, &err) == FJ_OK);
 		fj_buf_release(&fj_malloc_allocator, &b);
 	}
+	/*
+	 * Room reserved while parsing stays within a few times the input: a
+	 * limit of the tape + 4 × the input + 64 always suffices (small
+	 * documents, and containers whose predicted room comes from a larger
+	 * sibling), and the tape is the one parsed without a limit.
+	 */
+	{
+		static const char *docs[] = {
+			"[]", "{}", "[[]]", "{\"a\":{}}",
+			"[{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9},{}]",
+			"[{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9},{\"a\":1}]",
+		};
+		size_t		k;
+
+		for (k = 0; k < sizeof(docs) / sizeof(docs[0]); k++)
+		{
+			size_t		len = strlen(docs[k]),
+						tlen = 0;
+			uint8_t    *t = parse(docs[k], &tlen, NULL);
+			fj_code		rc;
+
+			memset(&opt, 0, sizeof(opt));
+			opt.max_size = tlen + 4 * len + 64;
+			rc = fj_parse(docs[k], len, &opt, &b, &err);
+			CHECKF(t && rc == FJ_OK && b.len == tlen && memcmp(b.data, t, tlen) == 0,
+				   "max_size %zu for %s", opt.max_size, docs[k]);
+			if (rc == FJ_OK)
+				fj_buf_release(&fj_malloc_allocator, &b);
+			free(t);
+		}
+	}
 	/* the interrupt callback is polled once a window */
 	{
 		size_t		n = 200000;

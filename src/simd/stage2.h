@@ -48,8 +48,6 @@ typedef struct fj_frame
 	uint16_t	reserved;		/* bytes reserved at hdr: header and leading key index */
 } fj_frame;
 
-/* Most bytes a container may lead its members with: a 2-byte-width header and a front key index. */
-#define FJ_LEAD_MAX (5 + FJ_KEY_INDEX_FRONT_MAX * 3)
 #define FJ_GUESS_SLOTS 16		/* positions in the parent told apart by lead_guess */
 
 typedef struct fj_stage2
@@ -703,31 +701,35 @@ value:
 				stack = bigger;
 				stack_cap = cap;
 			}
-			RESERVE(FJ_LEAD_MAX);
-			stack[depth].hdr = (uint32_t) (wp - base);
-			stack[depth].count = 0;
-			stack[depth].type = buf[i] == '{' ? FJ_OBJECT : FJ_ARRAY;
-			/* an array's elements share a slot, an object's members each have one */
-			stack[depth].slot = depth && stack[depth - 1].type == FJ_OBJECT ?
-				(uint8_t) (stack[depth - 1].count & (FJ_GUESS_SLOTS - 1)) : 0;
-
-			/*
-			 * Reserve what the same position led with last time; the first
-			 * time, a container with more than FJ_ROOT_WIDE_GUESS bytes of
-			 * input after it may well grow past 64 KB and reserves the widest
-			 * header, any other the 2-byte-width one. Containers nested
-			 * deeper than FJ_GUESS_DEPTH always reserve the widest, so that
-			 * a chain of nested large containers slides at most that many
-			 * times.
-			 */
-			if (depth >= FJ_GUESS_DEPTH)
-				stack[depth].reserved = FJ_CONTAINER_HEADER_MAX;
-			else
 			{
-				uint16_t	g = p->lead_guess[depth][stack[depth].slot][buf[i] == '{'];
+				/* an array's elements share a slot, an object's members each have one */
+				uint8_t		slot = depth && stack[depth - 1].type == FJ_OBJECT ?
+					(uint8_t) (stack[depth - 1].count & (FJ_GUESS_SLOTS - 1)) : 0;
+				uint16_t	r;
 
-				stack[depth].reserved = g ? g : len - i > FJ_ROOT_WIDE_GUESS ?
-					FJ_CONTAINER_HEADER_MAX : FJ_CONTAINER_HEADER_GUESS;
+				/*
+				 * Reserve what the same position led with last time; the
+				 * first time, a container with more than FJ_ROOT_WIDE_GUESS
+				 * bytes of input after it may well grow past 64 KB and
+				 * reserves the widest header, any other the 2-byte-width one.
+				 * Containers nested deeper than FJ_GUESS_DEPTH always reserve
+				 * the widest, so that a chain of nested large containers
+				 * slides at most that many times.
+				 */
+				if (depth >= FJ_GUESS_DEPTH)
+					r = FJ_CONTAINER_HEADER_MAX;
+				else
+				{
+					r = p->lead_guess[depth][slot][buf[i] == '{'];
+					if (!r)
+						r = len - i > FJ_ROOT_WIDE_GUESS ? FJ_CONTAINER_HEADER_MAX : FJ_CONTAINER_HEADER_GUESS;
+				}
+				RESERVE(r);
+				stack[depth].hdr = (uint32_t) (wp - base);
+				stack[depth].count = 0;
+				stack[depth].type = buf[i] == '{' ? FJ_OBJECT : FJ_ARRAY;
+				stack[depth].slot = slot;
+				stack[depth].reserved = r;
 			}
 			wp += stack[depth].reserved;
 			depth++;
