@@ -404,7 +404,7 @@ test_lookup(void)
 		CHECK(fj_container_members(root) == root + 9);
 		for (i = 0; i < 12; i++)
 		{
-			char		key[8];
+			char		key[16];
 			const uint8_t *v,
 					   *text;
 
