@@ -27,17 +27,17 @@ static const uint8_t fj_value_end[256] = {
 	[' '] = 1,['\t'] = 1,['\n'] = 1,['\r'] = 1,[','] = 1,[']'] = 1,['}'] = 1
 };
 
-/* The value of hex digit c, or -1. */
-static inline int32_t
-fj_hexval(uint8_t c)
-{
-	if ((unsigned) (c - '0') < 10)
-		return c - '0';
-	c |= 0x20;
-	if ((unsigned) (c - 'a') < 6)
-		return c - 'a' + 10;
-	return -1;
-}
+/* The value of each hex digit byte; -1 (all bits set) for any other byte. */
+#define FJ_HEX_ROW_NONE -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
+static const int8_t fj_hex_value[256] = {
+	FJ_HEX_ROW_NONE, FJ_HEX_ROW_NONE, FJ_HEX_ROW_NONE,
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -1, -1, -1, -1, -1,
+	-1, 10, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	FJ_HEX_ROW_NONE,
+	-1, 10, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	FJ_HEX_ROW_NONE, FJ_HEX_ROW_NONE, FJ_HEX_ROW_NONE, FJ_HEX_ROW_NONE, FJ_HEX_ROW_NONE,
+	FJ_HEX_ROW_NONE, FJ_HEX_ROW_NONE, FJ_HEX_ROW_NONE, FJ_HEX_ROW_NONE
+};
 
 typedef struct fj_frame
 {
@@ -176,10 +176,10 @@ stage2_put_utf8(uint8_t *d, uint32_t cp)
 static inline int32_t
 stage2_hex4(const uint8_t *s)
 {
-	int32_t		a = fj_hexval(s[0]),
-				b = fj_hexval(s[1]),
-				c = fj_hexval(s[2]),
-				d = fj_hexval(s[3]);
+	int32_t		a = fj_hex_value[s[0]],
+				b = fj_hex_value[s[1]],
+				c = fj_hex_value[s[2]],
+				d = fj_hex_value[s[3]];
 
 	if ((a | b | c | d) < 0)
 		return -1;
@@ -212,14 +212,21 @@ stage2_string(fj_stage2 *p, uint32_t q, uint32_t c)
 	dst = d = p->wp + hdr;
 	for (;;)
 	{
-		size_t		k = copy_until_backslash(d, s, (size_t) (end - s), input_end);
 		int32_t		cp;
 
-		d += k;
-		s += k;
-		if (s == end)
-			break;
+		/* escapes often come in runs (\u3042\u3044...): no copy between them */
+		if (*s != '\\')
+		{
+			size_t		k = copy_until_backslash(d, s, (size_t) (end - s), input_end);
+
+			d += k;
+			s += k;
+			if (s == end)
+				break;
+		}
 		/* s[0] is a backslash; the escaped byte is inside the string */
+		if (s[1] == 'u')
+			goto unicode;
 		switch (s[1])
 		{
 			case '"':
@@ -248,11 +255,10 @@ stage2_string(fj_stage2 *p, uint32_t q, uint32_t c)
 				*d++ = '\t';
 				s += 2;
 				continue;
-			case 'u':
-				break;
 			default:
 				return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_ESCAPE, (size_t) (s - buf));
 		}
+unicode:
 		if (end - s < 6 || (cp = stage2_hex4(s + 2)) < 0)
 			return fj_fail(p->err, FJ_ERR_SYNTAX, FJ_MSG_HEX, (size_t) (s - buf));
 		if (cp >= 0xdc00 && cp <= 0xdfff)
