@@ -360,6 +360,24 @@ stage2_int_digits(const uint8_t *q, const uint8_t *end, size_t *n, uint64_t *v)
 }
 
 /*
+ * With 16 bytes readable at q (a digit): the length n of the digit run when
+ * a fraction or exponent follows it (false: the integer's value is not
+ * needed), else true (the caller computes the value).
+ */
+static inline bool
+stage2_int_value_wanted(const uint8_t *q, size_t *n)
+{
+	uint64_t	a,
+				nd;
+
+	memcpy(&a, q, 8);
+	if ((nd = stage2_nondigits(a)) == 0)
+		return true;
+	*n = (size_t) __builtin_ctzll(nd) >> 3;
+	return q[*n] != '.' && (q[*n] | 0x20) != 'e';
+}
+
+/*
  * A number or literal starting at i is followed by byte q, which may not
  * follow it. If q starts an invalid UTF-8 sequence, that is the first error
  * in the input (the token itself was fine): report it as stage 1 would.
@@ -420,7 +438,9 @@ stage2_number(fj_stage2 *p, uint32_t i)
 	{
 		size_t		n;
 
-		if (!stage2_int_digits(q, end, &n, &v))
+		if (end - q >= 16 && !stage2_int_value_wanted(q, &n))
+			;					/* a fraction or exponent follows: its value is not needed */
+		else if (!stage2_int_digits(q, end, &n, &v))
 		{
 			n = stage2_digit_run(q, end);
 			/* the value only matters for integers of up to 19 digits */
