@@ -686,17 +686,17 @@ uint8_t    *fj_put_number(uint8_t *w, const uint8_t *s, size_t len);
 /* The most bytes a container header takes (reserved when it opens). */
 #define FJ_CONTAINER_HEADER_MAX 9
 /*
- * What the parser reserves instead: the 2-byte-width header, right for
- * containers of 256 bytes to 64 KB. Smaller ones slide their few bytes down,
- * larger ones (rare) slide up by 4; no container moves far.
+ * What the parser reserves for a container with no sibling to predict from
+ * (see lead_guess in src/simd/stage2.h): the 2-byte-width header, right for
+ * containers of 256 bytes to 64 KB.
  */
 #define FJ_CONTAINER_HEADER_GUESS 5
 
 /*
  * Finish a container whose header was reserved at hdr (FJ_CONTAINER_HEADER_MAX
- * bytes) and whose members run to end: add the key index to large objects,
- * pick the narrowest width, write the header and slide the payload down to
- * meet it. Returns the new end. The caller guarantees space for the key index
+ * bytes) and whose members run to end: pick the narrowest width, write the
+ * header and the key index of a large object (before or after the members,
+ * fj_key_index_first), moving the members to meet them. Returns the new end. The caller guarantees space for the key index
  * (5 bytes per member) and 8 more bytes after end. keys, if not NULL, holds
  * the position of each member's key relative to the first member (saves a
  * walk over the members).
@@ -705,9 +705,9 @@ uint8_t    *fj_close_container(uint8_t *hdr, uint8_t *end, uint32_t count, int t
 								const uint32_t *keys);
 
 /*
- * The same for a header of reserved bytes (1 <= reserved <= 9): the payload
- * slides down, or up by at most 9 - reserved bytes, which the caller must
- * also have room for after the key index.
+ * The same for reserved bytes at hdr (at least 1): the members move down
+ * when fewer are needed, or up when more are (at most the key index and
+ * 9 - reserved header bytes), which the caller must have room for.
  */
 uint8_t    *fj_close_container_reserved(uint8_t *hdr, unsigned reserved, uint8_t *end,
 										 uint32_t count, int type, const uint32_t *keys);
