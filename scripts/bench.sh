@@ -19,6 +19,8 @@
 #   BENCH_PORT=P        cluster port (default 54400; the socket lives in the cluster's own dir)
 #   BENCH_SKIP_BUILD=1  use what is installed: no deps.sh, no make, no make install
 #   BENCH_KEEP=1        keep the (stopped) cluster and the work directory for inspection
+#   BENCH_SHARED_BUFFERS=SIZE  shared_buffers of the cluster (default 256MB); 1GB holds the
+#                       event-log tables in shared buffers instead of the page cache
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -111,7 +113,9 @@ fi
 
 # ---------------------------------------------------------------- cluster
 log "starting a throwaway cluster in $CLUSTER_DIR (port $PORT)"
-eval "export $(bash scripts/cluster.sh start "$CLUSTER_DIR" "$PORT")"
+# BENCH_SHARED_BUFFERS=1GB holds the event-log tables in shared buffers (default 256MB: they
+# are read from the page cache through a ring of buffers; see bench/README.md)
+eval "export $(bash scripts/cluster.sh start "$CLUSTER_DIR" "$PORT" ${BENCH_SHARED_BUFFERS:+shared_buffers=$BENCH_SHARED_BUFFERS})"
 export PGDATABASE=postgres
 /usr/lib/postgresql/15/bin/psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION fastjson" >&2
 
