@@ -36,7 +36,10 @@ indexed_get(const uint8_t *obj, const char *key, size_t len)
 
 	/*
 	 * Start loading the first members while the fingerprints arrive: in a
-	 * row read from memory, the wanted key is often among them.
+	 * row read from memory, the wanted key is often among them. (Measured
+	 * 2-6 % faster lookups when every index followed its members; with a
+	 * front index the members start right after it, and the gain there has
+	 * not been measured separately.)
 	 */
 	__builtin_prefetch(members);
 	__builtin_prefetch(members + 64);
