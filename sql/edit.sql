@@ -16,6 +16,12 @@ SELECT fastjson_set('[1,2]', '{5}', '9') AS past_end, fastjson_set('[1,2]', '{-5
 	fastjson_set('{"a":{}}', '{a,b,c}', '9') AS missing_parent, fastjson_set('{"a":1,"b":2,"a":5}', '{a}', '"x"') AS last_wins,
 	fastjson_set('{"a":1}', '{b}', '2', false) AS no_create;
 SELECT fastjson_set('1', '{a}', '2');
+-- -2147483648, whose negation overflows an int, is before the start like any other
+SELECT fastjson_set('[1,2,3]', '{-2147483648}', '9') AS set_min,
+	fastjson_insert('[1,2,3]', '{-2147483648}', '9', true) AS insert_min,
+	fastjson_set('{"b":[1,2]}', '{b,-2147483648}', '9') AS nested_min,
+	'[1,2,3]'::fastjson - (-2147483648) AS delete_min,
+	fastjson_set('{"b":[1,2]}', '{b,-2147483648}', '9')::jsonb = jsonb_set('{"b":[1,2]}', '{b,-2147483648}', '9') AS same_as_jsonb;
 SELECT fastjson_insert('[1,2]', '{0}', '9') AS before, fastjson_insert('[1,2]', '{0}', '9', true) AS after,
 	fastjson_insert('{"a":1}', '{b}', '9') AS new_key;
 SELECT fastjson_insert('{"a":1}', '{a}', '9');
@@ -31,6 +37,7 @@ UPDATE t SET d['a'][2]['k'] = 'null', j['a'][2]['k'] = 'null' WHERE id = 4;
 SELECT id, d, d::jsonb = j AS same_as_jsonb FROM t ORDER BY id;
 UPDATE t SET d['a'] = '2' WHERE id = 3;
 UPDATE t SET d[-5] = '2' WHERE id = 3;
+UPDATE t SET d[-2147483648] = '2' WHERE id = 3;
 UPDATE t SET d['a']['b'] = '2' WHERE id = 1;
 UPDATE t SET d[NULL] = '2' WHERE id = 1;
 

@@ -232,7 +232,8 @@ set_path_array(fj_builder *b, const uint8_t *arr, edit_path *p, int level)
 
 	if (idx < 0)
 	{
-		if (-idx > nelems)
+		/* not -idx > nelems: -INT_MIN overflows */
+		if (idx < -nelems)
 		{
 			if (p->op & PATH_CONSISTENT_POSITION)
 				ereport(ERROR,
@@ -533,7 +534,7 @@ fastjson_delete_idx(PG_FUNCTION_ARGS)
 	if (n == 0)
 		PG_RETURN_FASTJSON_P(copy_datum(d));
 	if (idx < 0)
-		idx = -idx > n ? n : n + idx;
+		idx = idx < -n ? n : n + idx;	/* not -idx > n: -INT_MIN overflows */
 	if (idx >= n)
 		PG_RETURN_FASTJSON_P(copy_datum(d));
 	fastjson_builder_init(&b);
