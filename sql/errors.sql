@@ -53,3 +53,22 @@ SET fastjson.max_depth = 0;
 CREATE TEMP TABLE t (doc fastjson);
 INSERT INTO t VALUES ('[1]'), ('[2');
 SELECT count(*) FROM t;
+-- the DETAIL of a syntax error is jsonb's: the token found where something
+-- else was expected, or the invalid token (differences: doc/conformance.md)
+CREATE FUNCTION pg_temp.detail(doc text, typ text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	d text;
+BEGIN
+	EXECUTE format('SELECT %L::%s', doc, typ);
+	RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
+	RETURN SQLSTATE || ' ' || d;
+END
+$$;
+SELECT doc, pg_temp.detail(doc, 'fastjson') AS detail,
+	pg_temp.detail(doc, 'fastjson') = pg_temp.detail(doc, 'jsonb') AS same_as_jsonb
+FROM unnest(ARRAY['{"a":1,}', '{1:2}', '{ ,}', '{"a" 1}', '{"a":1 "b":2}', '[1 2]', '[1,]', '[,1]',
+	'[1 x]', '[true false]', '[3[4]]', '[1:2]', '{"a":1]', '[1]]', '{"a":1}x', '1 2', 'tru', 'truex',
+	'[nulll]', 'true[', 'NaN', '+1', '.5', '01', '1e', '1.e5', '-', '0e+-1', '1.2a-3', '-1.0.',
+	'0.1.2', '2@', '[1 000.0]', '["\x"]', '["\U0041"]', '[', e'\ufeff[]']) AS doc;

@@ -41,6 +41,195 @@ printable_prefix(const char *p, size_t n)
 	return nul ? (size_t) (nul - p) : ok;
 }
 
+/* A byte that jsonb's lexer scans as part of a word (JSON_ALPHANUMERIC_CHAR). */
+static inline bool
+word_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		c == '_' || c >= 0x80;
+}
+
+#define DETAIL_TOKEN_MAX 200	/* longer tokens are not quoted in full */
+
+/*
+ * jsonb's lexer on a number at s: the length of the token it reads (a
+ * number by the grammar as far as it goes, then any word bytes after it),
+ * and whether that token is invalid.
+ */
+static size_t
+lex_number(const unsigned char *s, size_t left, bool *invalid)
+{
+	size_t		n = s[0] == '-' ? 1 : 0;
+
+	*invalid = false;
+	if (n < left && s[n] == '0')
+		n++;
+	else if (n < left && s[n] >= '1' && s[n] <= '9')
+		while (n < left && s[n] >= '0' && s[n] <= '9')
+			n++;
+	else
+		*invalid = true;
+	if (n < left && s[n] == '.')
+	{
+		if (++n == left || s[n] < '0' || s[n] > '9')
+			*invalid = true;
+		while (n < left && s[n] >= '0' && s[n] <= '9')
+			n++;
+	}
+	if (n < left && (s[n] == 'e' || s[n] == 'E'))
+	{
+		if (++n < left && (s[n] == '+' || s[n] == '-'))
+			n++;
+		if (n == left || s[n] < '0' || s[n] > '9')
+			*invalid = true;
+		while (n < left && s[n] >= '0' && s[n] <= '9')
+			n++;
+	}
+	for (; n < left && word_byte(s[n]); n++)
+		*invalid = true;
+	return n;
+}
+
+/* The innermost container open at byte at ('{', '[' or 0 at the top level). */
+static char
+open_container(const char *json, size_t at)
+{
+	size_t		depth = 0,
+				cap = 64,
+				i;
+	char	   *stack = palloc(cap);
+	bool		in_string = false;
+	char		top;
+
+	for (i = 0; i < at; i++)
+	{
+		char		c = json[i];
+
+		if (in_string)
+		{
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = false;
+		}
+		else if (c == '"')
+			in_string = true;
+		else if (c == '{' || c == '[')
+		{
+			if (depth == cap)
+				stack = repalloc(stack, cap *= 2);
+			stack[depth++] = c;
+		}
+		else if ((c == '}' || c == ']') && depth > 0)
+			depth--;
+	}
+	top = depth ? stack[depth - 1] : 0;
+	pfree(stack);
+	return top;
+}
+
+/*
+ * The DETAIL of a syntax error, in jsonb's words. jsonb's lexer reads the
+ * token at the error first: a valid token of the wrong kind is named
+ * ("Expected \":\", but found \"]\"."), anything else is an invalid token
+ * ("Token \"tru\" is invalid.", one character if it starts no word). The
+ * core's message is kept where it says more (strings, escapes) or where the
+ * token cannot be printed.
+ */
+static char *
+syntax_detail(const char *message, const char *json, size_t len, size_t at)
+{
+	const unsigned char *s;
+	size_t		left,
+				n = 0;
+	bool		invalid = false;
+
+	if (at >= len)
+		return pstrdup(message);
+	s = (const unsigned char *) json + at;
+	left = len - at;
+	if (strcmp(message, FJ_MSG_NUMBER) == 0 || strcmp(message, FJ_MSG_LITERAL) == 0)
+	{
+		/*
+		 * The core stops at a number or literal that something may not
+		 * follow. If jsonb's lexer reads it as a valid token, the error is
+		 * the token after it, in the context of the open container.
+		 */
+		if (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
+			n = lex_number(s, left, &invalid);
+		else
+		{
+			while (n < left && word_byte(s[n]))
+				n++;
+			invalid = !((n == 4 && memcmp(s, "true", 4) == 0) || (n == 5 && memcmp(s, "false", 5) == 0) ||
+						(n == 4 && memcmp(s, "null", 4) == 0));
+		}
+		if (!invalid && n < left)
+		{
+			char		c = open_container(json, at);
+
+			s += n;
+			left -= n;
+			n = 0;
+			message = c == '[' ? FJ_MSG_ARRAY_NEXT : c == '{' ? FJ_MSG_OBJECT_NEXT : FJ_MSG_TRAILING;
+		}
+		else
+		{
+			if (n == 0)
+				n = 1;
+			invalid = true;
+		}
+	}
+	else if (strcmp(message, FJ_MSG_KEY) == 0)
+	{
+		/* right after "{", jsonb names the "}" too */
+		size_t		b = at;
+
+		while (b > 0 && strchr(" \t\n\r", json[b - 1]) != NULL)
+			b--;
+		if (b > 0 && json[b - 1] == '{')
+			message = "Expected string or \"}\".";
+	}
+	if (n == 0 && strncmp(message, "Expected ", 9) == 0)
+	{
+		if (strchr("{}[],:", s[0]) != NULL)
+			n = 1;
+		else if (s[0] == '"')
+		{
+			for (n = 1; n < left && s[n] != '"'; n++)
+				if (s[n] == '\\' && n + 1 < left)
+					n++;
+			n = n < left ? n + 1 : n;
+		}
+		else if (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
+			n = lex_number(s, left, &invalid);
+		else
+		{
+			while (n < left && word_byte(s[n]))
+				n++;
+			invalid = !((n == 4 && memcmp(s, "true", 4) == 0) || (n == 5 && memcmp(s, "false", 5) == 0) ||
+						(n == 4 && memcmp(s, "null", 4) == 0));
+			if (n == 0)
+				n = 1;
+		}
+	}
+	else if (n == 0 && strcmp(message, FJ_MSG_ESCAPE) == 0 && left >= 2 && s[0] == '\\')
+	{
+		/* the backslash and the character after it */
+		n = 2;
+		while (n < left && n < 5 && (s[n] & 0xc0) == 0x80)
+			n++;
+		if (n <= DETAIL_TOKEN_MAX && printable_prefix((const char *) s, n) == n)
+			return psprintf("Escape sequence \"%.*s\" is invalid.", (int) n, (const char *) s);
+		return pstrdup(message);
+	}
+	if (n == 0 || n > DETAIL_TOKEN_MAX || printable_prefix((const char *) s, n) < n)
+		return pstrdup(message);
+	if (invalid)
+		return psprintf("Token \"%.*s\" is invalid.", (int) n, (const char *) s);
+	return psprintf("%.*s, but found \"%.*s\".", (int) strlen(message) - 1, message, (int) n, (const char *) s);
+}
+
 void
 fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
 {
@@ -119,7 +308,7 @@ fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 			 errmsg("invalid input syntax for type json"),
-			 errdetail("%s", err->message),
+			 errdetail("%s", syntax_detail(err->message, json, len, at)),
 			 errcontext("JSON data, line %d: %s%s", line, from > line_start ? "..." : "", snippet)));
 	pg_unreachable();
 }
