@@ -129,6 +129,46 @@ open_container(const char *json, size_t at)
 }
 
 /*
+ * The first error jsonb's lexer finds in the string starting (at its
+ * opening quote) at s, of which left bytes are there: its DETAIL, or NULL
+ * with *end at the closing quote (left if there is none).
+ */
+static char *
+string_error(const unsigned char *s, size_t left, size_t *end)
+{
+	size_t		n;
+
+	for (n = 1; n < left && s[n] != '"'; n++)
+	{
+		if (s[n] < 0x20)
+			return psprintf("Character with value 0x%02x must be escaped.", s[n]);
+		if (s[n] != '\\' || n + 1 >= left)
+			continue;
+		if (s[++n] == 'u')
+		{
+			size_t		k;
+
+			for (k = 1; k <= 4 && n + k < left; k++)
+				if (!isxdigit(s[n + k]))
+					return pstrdup(FJ_MSG_HEX);
+			n += 4;
+		}
+		else if (s[n] < 0x20 || strchr("\"\\/bfnrt", s[n]) == NULL)
+		{
+			size_t		e = n + 1;
+
+			while (e < left && e < n + 4 && (s[e] & 0xc0) == 0x80)
+				e++;
+			if (printable_prefix((const char *) s + n - 1, e - n + 1) < e - n + 1)
+				return pstrdup(FJ_MSG_ESCAPE);
+			return psprintf("Escape sequence \"%.*s\" is invalid.", (int) (e - n + 1), (const char *) s + n - 1);
+		}
+	}
+	*end = n < left ? n : left;
+	return NULL;
+}
+
+/*
  * The DETAIL of a syntax error, in jsonb's words. jsonb's lexer reads the
  * token at the error first: a valid token of the wrong kind is named
  * ("Expected \":\", but found \"]\"."), anything else is an invalid token
@@ -196,10 +236,15 @@ syntax_detail(const char *message, const char *json, size_t len, size_t at)
 			n = 1;
 		else if (s[0] == '"')
 		{
-			for (n = 1; n < left && s[n] != '"'; n++)
-				if (s[n] == '\\' && n + 1 < left)
-					n++;
-			n = n < left ? n + 1 : n;
+			/* a string: jsonb's lexer reports its own errors first */
+			char	   *e = string_error(s, left, &n);
+
+			if (e)
+				return e;
+			/* jsonb quotes the rest of the input as an invalid token here */
+			if (n >= left)
+				return pstrdup(FJ_MSG_UNTERMINATED);
+			n++;
 		}
 		else if (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
 			n = lex_number(s, left, &invalid);
@@ -228,6 +273,42 @@ syntax_detail(const char *message, const char *json, size_t len, size_t at)
 	if (invalid)
 		return psprintf("Token \"%.*s\" is invalid.", (int) n, (const char *) s);
 	return psprintf("%.*s, but found \"%.*s\".", (int) strlen(message) - 1, message, (int) n, (const char *) s);
+}
+
+/* Where the string that byte at lies in starts (its opening quote). */
+static size_t
+string_start(const char *json, size_t at)
+{
+	size_t		i,
+				start = 0;
+	bool		in_string = false;
+
+	for (i = 0; i < at; i++)
+	{
+		if (in_string && json[i] == '\\')
+			i++;
+		else if (json[i] == '"')
+		{
+			in_string = !in_string;
+			start = i;
+		}
+	}
+	return start;
+}
+
+/*
+ * The DETAIL for a control character in a string: jsonb's lexer reads the
+ * string from its start, so an earlier bad escape is reported instead (and
+ * a control character inside an escape makes the escape the error).
+ */
+static char *
+control_detail(const char *json, size_t at)
+{
+	size_t		start = string_start(json, at),
+				end;
+	char	   *e = string_error((const unsigned char *) json + start, at + 1 - start, &end);
+
+	return e ? e : psprintf("Character with value 0x%02x must be escaped.", (unsigned char) json[at]);
 }
 
 void
@@ -303,7 +384,7 @@ fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("invalid input syntax for type json"),
-				 errdetail("Character with value 0x%02x must be escaped.", (unsigned char) json[at]),
+				 errdetail("%s", control_detail(json, at)),
 				 errcontext("JSON data, line %d: %s%s", line, from > line_start ? "..." : "", snippet)));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
