@@ -225,14 +225,14 @@ syntax_detail(const char *message, const char *json, size_t len, size_t at)
 		/* right after "{", jsonb names the "}" too */
 		size_t		b = at;
 
-		while (b > 0 && strchr(" \t\n\r", json[b - 1]) != NULL)
+		while (b > 0 && json[b - 1] != '\0' && strchr(" \t\n\r", json[b - 1]) != NULL)
 			b--;
 		if (b > 0 && json[b - 1] == '{')
 			message = "Expected string or \"}\".";
 	}
 	if (n == 0 && strncmp(message, "Expected ", 9) == 0)
 	{
-		if (strchr("{}[],:", s[0]) != NULL)
+		if (s[0] != '\0' && strchr("{}[],:", s[0]) != NULL)
 			n = 1;
 		else if (s[0] == '"')
 		{
