@@ -90,6 +90,25 @@ lex_number(const unsigned char *s, size_t left, bool *invalid)
 	return n;
 }
 
+/*
+ * jsonb's lexer on a scalar at s: a number (lex_number), or a word, which is
+ * invalid unless it is true, false or null. Returns the token's length (0 if
+ * s[0] starts no word).
+ */
+static size_t
+lex_scalar(const unsigned char *s, size_t left, bool *invalid)
+{
+	size_t		n = 0;
+
+	if (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
+		return lex_number(s, left, invalid);
+	while (n < left && word_byte(s[n]))
+		n++;
+	*invalid = !((n == 4 && memcmp(s, "true", 4) == 0) || (n == 5 && memcmp(s, "false", 5) == 0) ||
+				 (n == 4 && memcmp(s, "null", 4) == 0));
+	return n;
+}
+
 /* The innermost container open at byte at ('{', '[' or 0 at the top level). */
 static char
 open_container(const char *json, size_t at)
@@ -195,15 +214,7 @@ syntax_detail(const char *message, const char *json, size_t len, size_t at)
 		 * follow. If jsonb's lexer reads it as a valid token, the error is
 		 * the token after it, in the context of the open container.
 		 */
-		if (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
-			n = lex_number(s, left, &invalid);
-		else
-		{
-			while (n < left && word_byte(s[n]))
-				n++;
-			invalid = !((n == 4 && memcmp(s, "true", 4) == 0) || (n == 5 && memcmp(s, "false", 5) == 0) ||
-						(n == 4 && memcmp(s, "null", 4) == 0));
-		}
+		n = lex_scalar(s, left, &invalid);
 		if (!invalid && n < left)
 		{
 			char		c = open_container(json, at);
@@ -246,17 +257,8 @@ syntax_detail(const char *message, const char *json, size_t len, size_t at)
 				return pstrdup(FJ_MSG_UNTERMINATED);
 			n++;
 		}
-		else if (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
-			n = lex_number(s, left, &invalid);
-		else
-		{
-			while (n < left && word_byte(s[n]))
-				n++;
-			invalid = !((n == 4 && memcmp(s, "true", 4) == 0) || (n == 5 && memcmp(s, "false", 5) == 0) ||
-						(n == 4 && memcmp(s, "null", 4) == 0));
-			if (n == 0)
-				n = 1;
-		}
+		else if ((n = lex_scalar(s, left, &invalid)) == 0)
+			n = 1;				/* a byte that starts no word: jsonb quotes it alone */
 	}
 	else if (n == 0 && strcmp(message, FJ_MSG_ESCAPE) == 0 && left >= 2 && s[0] == '\\')
 	{

@@ -696,8 +696,9 @@ uint8_t    *fj_put_number(uint8_t *w, const uint8_t *s, size_t len);
  * Finish a container whose header was reserved at hdr (FJ_CONTAINER_HEADER_MAX
  * bytes) and whose members run to end: pick the narrowest width, write the
  * header and the key index of a large object (before or after the members,
- * fj_key_index_first), moving the members to meet them. Returns the new end. The caller guarantees space for the key index
- * (5 bytes per member) and 8 more bytes after end. keys, if not NULL, holds
+ * fj_key_index_first), moving the members to meet them. Returns the new end.
+ * The caller guarantees space for the key index (5 bytes per member) and 8
+ * more bytes after end. keys, if not NULL, holds
  * the position of each member's key relative to the first member (saves a
  * walk over the members).
  */
