@@ -23,6 +23,11 @@ SELECT bool_and((d -> k)::jsonb IS NOT DISTINCT FROM (d::jsonb -> k)) AS arrow,
 				  ELSE (d ->> k) IS NOT DISTINCT FROM (d::jsonb ->> k) END) AS arrow_text
 FROM (SELECT '{"a":{"x":1},"b":[1,2],"c":"s","d":null,"e":false,"f":-3}'::fastjson AS d) s,
 	unnest(ARRAY['a','b','c','d','e','f','g']) AS k;
+-- integers of every stored width come back as text exactly as written
+SELECT k, d ->> k AS text, d ->> k = d::jsonb ->> k AS same_as_jsonb
+FROM (SELECT '{"a":0,"b":23,"c":24,"d":255,"e":256,"f":65536,"g":4294967296,"h":9223372036854775807,
+	"i":-1,"j":-24,"k":-25,"l":-256,"m":-65537,"n":-4294967297,"o":-9223372036854775808}'::fastjson AS d) s,
+	unnest('{a,b,c,d,e,f,g,h,i,j,k,l,m,n,o}'::text[]) AS k;
 -- large objects carry a key index: lookups are O(log n) and still last-wins
 CREATE TEMP TABLE wide AS
 SELECT ('{' || string_agg(format('"key%s":%s', g, g), ',') || ',"key7":"last"}')::fastjson AS doc

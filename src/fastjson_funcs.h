@@ -35,6 +35,14 @@ fastjson_value_as_text(const uint8_t *v)
 						 errmsg("unsupported Unicode escape sequence"),
 						 errdetail("\\u0000 cannot be converted to text.")));
 			return cstring_to_text_with_len((const char *) s, (int) len);
+		case FJ_UINT:
+		case FJ_NINT:
+			{
+				uint8_t		buf[24];
+
+				len = (uint32_t) (fj_put_int_text(buf, v) - buf);
+				return cstring_to_text_with_len((const char *) buf, (int) len);
+			}
 		case FJ_NUMBER:
 		case FJ_PACKED:
 			{

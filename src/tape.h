@@ -558,6 +558,17 @@ fj_put_u64_text(uint8_t *d, uint64_t v)
 	return d + n;
 }
 
+/* Write the decimal text of the UINT/NINT value v at d (at most 20 bytes); returns the end. */
+static inline uint8_t *
+fj_put_int_text(uint8_t *d, const uint8_t *v)
+{
+	if (FJ_TYPE(v[0]) == FJ_UINT)
+		return fj_put_u64_text(d, fj_int_magnitude(v));
+	/* NINT stores -1 - value; the magnitude + 1 is at most 2^63 */
+	*d++ = '-';
+	return fj_put_u64_text(d, fj_int_magnitude(v) + 1);
+}
+
 /* Write an integer value (UINT or NINT with magnitude m) at w; returns the end. */
 static inline uint8_t *
 fj_put_int(uint8_t *w, int type, uint64_t m)

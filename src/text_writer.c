@@ -193,12 +193,9 @@ write_scalar(uint8_t *d, const uint8_t *v, const uint8_t **next, const uint8_t *
 			memcpy(d, "false", 5);
 			return d + 5;
 		case FJ_UINT:
-			*next = v + 1 + fj_int_extra(tag);
-			return fj_put_u64_text(d, fj_int_magnitude(v));
 		case FJ_NINT:
 			*next = v + 1 + fj_int_extra(tag);
-			*d++ = '-';
-			return fj_put_u64_text(d, fj_int_magnitude(v) + 1);
+			return fj_put_int_text(d, v);
 		case FJ_NUMBER:
 			len = fj_text(v, &text);
 			*next = text + len;
