@@ -86,9 +86,8 @@ number_normal(const uint8_t *v, size_t *len)
 
 	if (!fj_is_text_number(v))
 	{
-		snprintf(ibuf, sizeof(ibuf), INT64_FORMAT, fj_int_value(v));
 		s = ibuf;
-		end = ibuf + strlen(ibuf);
+		end = (const char *) fj_put_int_text((uint8_t *) ibuf, v);
 	}
 	else
 	{
