@@ -284,15 +284,15 @@ fj_load_upto8(const uint8_t *p, size_t n)
 {
 	uint64_t	v = 0;
 
+	/* two loads that overlap in the middle: their common bytes are the same */
 	if (n >= 8)
 		memcpy(&v, p, 8);
-	else
-	{
-		size_t		i;
-
-		for (i = 0; i < n; i++)
-			v |= (uint64_t) p[i] << (8 * i);
-	}
+	else if (n >= 4)
+		v = fj_load32(p) | (uint64_t) fj_load32(p + n - 4) << (8 * (n - 4));
+	else if (n >= 2)
+		v = fj_load16(p) | (uint64_t) fj_load16(p + n - 2) << (8 * (n - 2));
+	else if (n == 1)
+		v = p[0];
 	return v;
 }
 

@@ -8,7 +8,16 @@
 static inline bool
 key_equal(const uint8_t *k, size_t klen, const char *key, size_t len)
 {
-	return klen == len && (len == 0 || (k[0] == (uint8_t) key[0] && memcmp(k, key, len) == 0));
+	const uint8_t *w = (const uint8_t *) key;
+
+	if (klen != len)
+		return false;
+	/* up to 16 bytes as a head and a tail of at most 8 each, without a call */
+	if (len <= 8)
+		return fj_load_upto8(k, len) == fj_load_upto8(w, len);
+	if (len <= 16)
+		return fj_load64(k) == fj_load64(w) && fj_load64(k + len - 8) == fj_load64(w + len - 8);
+	return memcmp(k, w, len) == 0;
 }
 
 /* Bit 7 of each byte of x set where that byte is zero. */

@@ -432,6 +432,89 @@ test_lookup(void)
 	}
 }
 
+/*
+ * Keys of every length up to 40 against keys that differ from them in one
+ * byte at each position, or in length only: key comparison goes by head and
+ * tail words up to 16 bytes, and the fingerprint reads at most 16.
+ */
+static void
+test_key_lengths(void)
+{
+	int			members[] = {6, 44};	/* a scanned object and an indexed one */
+	size_t		mi;
+	int			len;
+	uint8_t		key[48];
+
+	/* the search fingerprint equals the one the parser stores (read with 8 bytes to spare) */
+	for (len = 0; len <= 40; len++)
+	{
+		uint8_t		padded[48 + 8];
+		uint64_t	ref = 0;
+		int			i;
+
+		for (i = 0; i < len; i++)
+			key[i] = padded[i] = (uint8_t) (0x41 + (i * 7) % 50);
+		memset(padded + len, 0xee, 8);
+		CHECKF(fj_key_fingerprint(key, (size_t) len) == fj_key_fingerprint_padded(padded, (size_t) len),
+			   "fingerprint of a %d-byte key", len);
+		for (i = 0; i < len && i < 8; i++)
+			ref |= (uint64_t) key[i] << (8 * i);
+		CHECKF(fj_load_upto8(key, (size_t) (len < 8 ? len : 8)) == ref, "load of %d bytes", len);
+	}
+	for (mi = 0; mi < sizeof(members) / sizeof(members[0]); mi++)
+		for (len = 0; len <= 40; len++)
+		{
+			char		json[4096];
+			size_t		pos = 0,
+						tlen;
+			int			i,
+						pad,
+						ok = 1;
+			uint8_t    *t;
+			const uint8_t *root;
+
+			for (i = 0; i < len; i++)
+				key[i] = (uint8_t) ('a' + i % 26);
+			/*
+			 * The wanted key last, after its one-byte variants (at every
+			 * position; in the scanned object only the first, middle and
+			 * last, to stay under the index threshold) and its neighbours
+			 * in length.
+			 */
+			json[pos++] = '{';
+			for (i = 0; i < len; i++)
+				if (mi == 1 || i == 0 || i == len / 2 || i == len - 1)
+					pos += (size_t) sprintf(json + pos, "\"%.*s%c%.*s\":0,", i, (const char *) key,
+										key[i] == 'z' ? 'y' : 'z', len - i - 1, (const char *) key + i + 1);
+			if (len > 0)
+				pos += (size_t) sprintf(json + pos, "\"%.*s\":0,", len - 1, (const char *) key);
+			pos += (size_t) sprintf(json + pos, "\"%.*sa\":0,", len, (const char *) key);
+			for (pad = len + 2; pad < members[mi]; pad++)
+				pos += (size_t) sprintf(json + pos, "\"#%d\":0,", pad);
+			pos += (size_t) sprintf(json + pos, "\"%.*s\":1}", len, (const char *) key);
+			t = parse(json, &tlen, NULL);
+			CHECK(t != NULL);
+			if (!t)
+				continue;
+			root = t + FJ_TAPE_HEADER;
+			CHECK(((FJ_IMM(root[0]) & FJ_CONTAINER_INDEXED) != 0) == (mi == 1));
+			ok &= fj_int_value(fj_object_get(root, (const char *) key, (size_t) len)) == 1;
+			for (i = 0; i < len; i++)
+			{
+				uint8_t		other[48];
+
+				memcpy(other, key, (size_t) len);
+				other[i] = key[i] == 'z' ? 'y' : 'z';
+				if (mi == 1 || i == 0 || i == len / 2 || i == len - 1)
+					ok &= fj_int_value(fj_object_get(root, (const char *) other, (size_t) len)) == 0;
+				other[i] = '?';
+				ok &= fj_object_get(root, (const char *) other, (size_t) len) == NULL;
+			}
+			CHECKF(ok, "lookups of a %d-byte key among %d members", len, members[mi]);
+			free(t);
+		}
+}
+
 static int	interrupt_calls;
 
 static int
@@ -780,6 +863,7 @@ main(void)
 	test_strings();
 	test_structure();
 	test_lookup();
+	test_key_lengths();
 	test_limits();
 	test_validator();
 	test_builder();
