@@ -462,7 +462,8 @@ class Report:
                  "Loaded with server-side `COPY t(doc) FROM 'file' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER "
                  "E'\\x02')` into a new one-column table per run (a CHECKPOINT before each, untimed), best of %d "
                  "(median); the repetitions interleave the column types. Queries run on the pglz tables after "
-                 "`VACUUM ANALYZE`, each once to warm the cache and then %d timed runs, serial "
+                 "`VACUUM ANALYZE`, each once to warm the cache and then %d timed runs, the runs of the column "
+                 "types interleaved (in a rotating order, so a slow spell of the machine falls on all of them), serial "
                  "(`max_parallel_workers_per_gather = 0`) unless marked parallel; client wall time.%s" % (
                      fmt(rows_n), fmt(rows_n), fmt(size / 1e6 if size else None, 1),
                      fmt(size / rows_n if size and rows_n else None), e.get("reps", 0),

@@ -612,6 +612,10 @@ def cmd_eventlog(args):
     for key, label, sql, types, kind, need in QUERIES:
         q = {"label": label, "sql": sql.replace("{t}", "t"), "kind": kind, "types": {}}
         out["queries"][key] = q
+        db.settings(PARALLEL if kind == "parallel" else SERIAL)
+        # plan checks and a warming run per type, then the timed runs, interleaving the
+        # types (a slow spell of the machine then falls on all of them, not on one)
+        ready = []
         for typ in types:
             if need and typ == "fastjson" and not feat.get(need):
                 q["types"][typ] = {"na": "not implemented"}
@@ -619,13 +623,12 @@ def cmd_eventlog(args):
             if typ not in loaded:
                 q["types"][typ] = {"error": "table not loaded"}
                 continue
-            tab = table("pglz", typ)
-            stmt = sql.replace("{t}", tab)
+            stmt = sql.replace("{t}", table("pglz", typ))
             what = "%s on %s" % (key, typ)
             log("section 3: %s" % what)
             rec = {}
+            q["types"][typ] = rec
             try:
-                db.settings(PARALLEL if kind == "parallel" else SERIAL)
                 if kind != "copy" and not stmt.startswith("COPY"):
                     plan = explain(db, stmt)
                     gathers = [x for x in walk_plan(plan) if x["Node Type"] in ("Gather", "Gather Merge")]
@@ -645,16 +648,30 @@ def cmd_eventlog(args):
                     a = explain(db, stmt, analyze=True)
                     g = [x for x in walk_plan(a) if x["Node Type"] in ("Gather", "Gather Merge")]
                     rec["workers_launched"] = g[0].get("Workers Launched") if g else 0
-                times = []
-                for _ in range(args.query_reps):
-                    t, res = db.timed(stmt, what=what)
-                    times.append(t)
-                rec.update(summarize(times))
-                rec["result"] = normalize_result(key, res)
+                ready.append((typ, stmt, what))
             except MeasureError as e:
                 rec["error"] = str(e)
                 problems.append("%s: %s" % (what, e))
-            q["types"][typ] = rec
+        times = {typ: [] for typ, _, _ in ready}
+        results = {}
+        failed = set()
+        for rep in range(args.query_reps):
+            # rotate the order, so that no type always runs right after another
+            for j in range(len(ready)):
+                typ, stmt, what = ready[(rep + j) % len(ready)]
+                if typ in failed:
+                    continue
+                try:
+                    t, results[typ] = db.timed(stmt, what=what)
+                    times[typ].append(t)
+                except MeasureError as e:
+                    failed.add(typ)
+                    q["types"][typ]["error"] = str(e)
+                    problems.append("%s: %s" % (what, e))
+        for typ, _, _ in ready:
+            if typ not in failed:
+                q["types"][typ].update(summarize(times[typ]))
+                q["types"][typ]["result"] = normalize_result(key, results[typ])
         db.settings(SERIAL)
         # results must agree across types
         results = {t: r["result"] for t, r in q["types"].items() if "result" in r and key != "text_out"}
@@ -791,7 +808,7 @@ def main():
     p.add_argument("--file", required=True, help="NDJSON file the server can read")
     p.add_argument("--rows", type=int, required=True)
     p.add_argument("--reps", type=int, default=3, help="COPY repetitions")
-    p.add_argument("--query-reps", type=int, default=7, help="timed runs of each query")
+    p.add_argument("--query-reps", type=int, default=9, help="timed runs of each query")
     p.add_argument("--out", required=True)
     args = ap.parse_args()
     {"info": cmd_info, "jsonb-sizes": cmd_jsonb_sizes, "corpus": cmd_corpus,
