@@ -26,7 +26,7 @@ OBJS += src/cbor_number.o src/cbor_encode.o src/cbor_decode.o src/fastjson_cbor.
 SHLIB_LINK += -lcbor
 
 REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts edit compare contain gin differential
-REGRESS += cbor
+REGRESS += cbor stored
 REGRESS_OPTS = --load-extension=fastjson
 
 PG_CONFIG ?= pg_config

@@ -10,6 +10,7 @@
 
 #include <limits.h>
 
+#include "access/detoast.h"
 #include "catalog/pg_type.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -48,10 +49,30 @@ typedef struct parsed_path
 	char	   *raw;
 } parsed_path;
 
+/*
+ * What a lookup function keeps in fn_extra for the rest of the query: the
+ * parsed path, and how reading stored values by prefix has fared.
+ */
+typedef struct lookup_cache
+{
+	parsed_path *path;			/* #> and #>>: the last path parsed */
+	uint32		sliced;			/* stored values read by prefix */
+	uint32		sliced_in_vain;	/* ... of which most had to be fetched anyway */
+} lookup_cache;
+
+static lookup_cache *
+get_cache(FunctionCallInfo fcinfo)
+{
+	if (!fcinfo->flinfo->fn_extra)
+		fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(lookup_cache));
+	return (lookup_cache *) fcinfo->flinfo->fn_extra;
+}
+
 static parsed_path *
 get_path(FunctionCallInfo fcinfo, ArrayType *path)
 {
-	parsed_path *pp = (parsed_path *) fcinfo->flinfo->fn_extra;
+	lookup_cache *cache = get_cache(fcinfo);
+	parsed_path *pp = cache->path;
 	Size		raw_len = VARSIZE(path);
 	MemoryContext old;
 	Datum	   *elems;
@@ -72,7 +93,7 @@ get_path(FunctionCallInfo fcinfo, ArrayType *path)
 		pfree(pp->index);
 		pfree(pp->raw);
 		pfree(pp);
-		fcinfo->flinfo->fn_extra = NULL;
+		cache->path = NULL;
 	}
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	pp = palloc0(sizeof(parsed_path));
@@ -97,31 +118,148 @@ get_path(FunctionCallInfo fcinfo, ArrayType *path)
 	pp->raw_len = raw_len;
 	pp->raw = palloc(raw_len);
 	memcpy(pp->raw, path, raw_len);
-	fcinfo->flinfo->fn_extra = pp;
+	cache->path = pp;
 	MemoryContextSwitchTo(old);
 	return pp;
 }
 
-/* Follow a text[] path from root; NULL if any step is missing or the path has a NULL. */
-static const uint8_t *
-follow_path(FunctionCallInfo fcinfo, const uint8_t *root, ArrayType *path)
+/*
+ * Follow steps 0..n-1 of pp from root, where only the first avail bytes of
+ * the tape's root are present (SIZE_MAX: all of them). An object step is a
+ * key lookup; an array step an index, if the step reads as one; anything
+ * else is absent.
+ */
+static fj_found
+follow_steps(const parsed_path *pp, const uint8_t *root, size_t avail,
+			 const uint8_t **value, size_t *need)
 {
-	parsed_path *pp = get_path(fcinfo, path);
 	const uint8_t *v = root;
 	int			i;
 
 	if (pp->has_null)
-		return NULL;
-	for (i = 0; i < pp->n && v; i++)
+		return FJ_ABSENT;
+	for (i = 0; i < pp->n; i++)
 	{
+		size_t		at = (size_t) (v - root),
+					more = 0;
+		fj_found	r = FJ_ABSENT;
+
+		if (avail == SIZE_MAX)
+		{
+			/* the whole tape: the plain lookups */
+			if (FJ_TYPE(v[0]) == FJ_OBJECT)
+				v = fj_object_get(v, pp->keys[i], pp->lens[i]);
+			else if (FJ_TYPE(v[0]) == FJ_ARRAY && pp->is_index[i])
+				v = fj_array_get(v, pp->index[i]);
+			else
+				v = NULL;
+			if (!v)
+				return FJ_ABSENT;
+			continue;
+		}
+		/* the value found by the step before is all there: so is its tag */
 		if (FJ_TYPE(v[0]) == FJ_OBJECT)
-			v = fj_object_get(v, pp->keys[i], pp->lens[i]);
-		else if (FJ_TYPE(v[0]) == FJ_ARRAY)
-			v = pp->is_index[i] ? fj_array_get(v, pp->index[i]) : NULL;
-		else
-			return NULL;
+			r = fj_object_get_prefix(v, avail - at, pp->keys[i], pp->lens[i], &v, &more);
+		else if (FJ_TYPE(v[0]) == FJ_ARRAY && pp->is_index[i])
+			r = fj_array_get_prefix(v, avail - at, pp->index[i], &v, &more);
+		if (r == FJ_MORE)
+			*need = at + more;
+		if (r != FJ_FOUND)
+			return r;
 	}
-	return v;
+	*value = v;
+	return FJ_FOUND;
+}
+
+/*
+ * The first slice of a compressed or out-of-line value that a lookup reads,
+ * and the slack fetched past the bytes a lookup asks for next (a key's value
+ * usually comes with it). Each fetch starts again at the beginning (pglz and
+ * lz4 decompress from there) and is at least twice the one before, and past
+ * half the value the whole value is fetched.
+ *
+ * A prefix does not help when the lookup needs most of the value: a member
+ * near the end, or any member of a small object (no key index) whose members
+ * run to the end, since a later duplicate of the key would win. Then the
+ * first slice was fetched in vain. A lookup function stops reading by prefix
+ * for the rest of the query once PROBES values have been read so and more
+ * than three in four of them needed the whole value anyway.
+ */
+#define FIRST_SLICE 2048
+#define PROBES 16
+
+/*
+ * The value at the end of the steps of pp in the fastjson argument argno, or
+ * NULL. A compressed or out-of-line (TOASTed) value is not detoasted whole:
+ * its first FIRST_SLICE bytes are fetched (pglz and lz4 decompress a prefix
+ * only; TOAST chunks past it are not read), and a longer prefix only when the
+ * lookup needs bytes beyond it. Objects of up to 64 members under 64 KB keep
+ * their key index in front, so a member near the start of a large document
+ * is found in its first kilobytes. The value returned lives until the end
+ * of the call.
+ */
+static const uint8_t *
+lookup(FunctionCallInfo fcinfo, int argno, const parsed_path *pp)
+{
+	struct varlena *attr = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	const uint8_t *value = NULL;
+	size_t		need = 0;
+	lookup_cache *cache;
+
+	if (pp->n > 0 && !pp->has_null && (VARATT_IS_COMPRESSED(attr) || VARATT_IS_EXTERNAL(attr)) &&
+		((cache = get_cache(fcinfo))->sliced < PROBES || cache->sliced_in_vain * 4 <= cache->sliced * 3))
+	{
+		Size		total = toast_raw_datum_size(PointerGetDatum(attr)) - VARHDRSZ;
+		Size		want = Min(total, FIRST_SLICE);
+
+		if (cache->sliced < PG_UINT32_MAX / 4)
+			cache->sliced++;
+
+		for (;;)
+		{
+			struct varlena *slice = detoast_attr_slice(attr, 0, (int32) want);
+			const uint8_t *tape = (const uint8_t *) VARDATA_ANY(slice);
+			size_t		avail = VARSIZE_ANY_EXHDR(slice);
+			fj_found	r;
+
+			if (avail <= FJ_TAPE_HEADER || tape[0] != FJ_TAPE_VERSION)
+				fastjson_report_tape_version(slice);
+			r = follow_steps(pp, tape + FJ_TAPE_HEADER, avail - FJ_TAPE_HEADER, &value, &need);
+			if (r != FJ_MORE)
+				return r == FJ_FOUND ? value : NULL;
+			/* a valid tape never needs more than all of itself */
+			if (avail >= total)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("stored fastjson value is corrupt"),
+						 errdetail("A lookup needs more than the value's %zu bytes.", (size_t) total)));
+			pfree(slice);
+			want = Max(need + FJ_TAPE_HEADER + FIRST_SLICE, want * 2);
+			if (want > total / 2)
+			{
+				want = total;
+				cache->sliced_in_vain++;
+			}
+		}
+	}
+	{
+		Fastjson   *d = DatumGetFastjsonP(PG_GETARG_DATUM(argno));
+
+		return follow_steps(pp, FJ_ROOT(d), SIZE_MAX, &value, &need) == FJ_FOUND ? value : NULL;
+	}
+}
+
+/* A one-step path: the object member key (-> and ->> with a text key). */
+static const uint8_t *
+lookup_key(FunctionCallInfo fcinfo, int argno, text *key)
+{
+	char	   *k = VARDATA_ANY(key);
+	int			len = (int) VARSIZE_ANY_EXHDR(key);
+	bool		not_index = false;
+	int64		unused = 0;
+	parsed_path pp = {.n = 1, .keys = &k, .lens = &len, .is_index = &not_index, .index = &unused};
+
+	return lookup(fcinfo, argno, &pp);
 }
 
 PG_FUNCTION_INFO_V1(fastjson_object_field);
@@ -130,9 +268,7 @@ PG_FUNCTION_INFO_V1(fastjson_object_field);
 Datum
 fastjson_object_field(PG_FUNCTION_ARGS)
 {
-	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
-	text	   *key = PG_GETARG_TEXT_PP(1);
-	const uint8_t *v = fj_object_get(FJ_ROOT(d), VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key));
+	const uint8_t *v = lookup_key(fcinfo, 0, PG_GETARG_TEXT_PP(1));
 
 	if (!v)
 		PG_RETURN_NULL();
@@ -145,9 +281,7 @@ PG_FUNCTION_INFO_V1(fastjson_object_field_text);
 Datum
 fastjson_object_field_text(PG_FUNCTION_ARGS)
 {
-	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
-	text	   *key = PG_GETARG_TEXT_PP(1);
-	const uint8_t *v = fj_object_get(FJ_ROOT(d), VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key));
+	const uint8_t *v = lookup_key(fcinfo, 0, PG_GETARG_TEXT_PP(1));
 	text	   *t;
 
 	if (!v || !(t = fastjson_value_as_text(v)))
@@ -204,9 +338,7 @@ PG_FUNCTION_INFO_V1(fastjson_extract_path_op);
 Datum
 fastjson_extract_path_op(PG_FUNCTION_ARGS)
 {
-	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
-	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
-	const uint8_t *v = follow_path(fcinfo, FJ_ROOT(d), path);
+	const uint8_t *v = lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1)));
 
 	if (!v)
 		PG_RETURN_NULL();
@@ -219,9 +351,7 @@ PG_FUNCTION_INFO_V1(fastjson_extract_path_text_op);
 Datum
 fastjson_extract_path_text_op(PG_FUNCTION_ARGS)
 {
-	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
-	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
-	const uint8_t *v = follow_path(fcinfo, FJ_ROOT(d), path);
+	const uint8_t *v = lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1)));
 	text	   *t;
 
 	if (!v || !(t = fastjson_value_as_text(v)))

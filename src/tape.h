@@ -747,4 +747,22 @@ const uint8_t *fj_object_get(const uint8_t *obj, const char *key, size_t len);
 /* Element i of array arr (negative counts from the end), or NULL. */
 const uint8_t *fj_array_get(const uint8_t *arr, int64_t i);
 
+/*
+ * The same lookups when only the first avail bytes from the container are
+ * present (a prefix of a stored value): FJ_FOUND with the whole value in
+ * *value, FJ_ABSENT, or FJ_MORE when bytes beyond avail decide; then the
+ * first *need bytes (more than avail, at most the container's size) do.
+ */
+typedef enum fj_found
+{
+	FJ_ABSENT,
+	FJ_FOUND,
+	FJ_MORE
+} fj_found;
+
+fj_found	fj_object_get_prefix(const uint8_t *obj, size_t avail, const char *key, size_t len,
+								 const uint8_t **value, size_t *need);
+fj_found	fj_array_get_prefix(const uint8_t *arr, size_t avail, int64_t i,
+								const uint8_t **value, size_t *need);
+
 #endif							/* FJ_TAPE_H */

@@ -28,11 +28,72 @@ zero_bytes(uint64_t x)
 }
 
 /*
+ * The lookups below read a tape of which only the first avail bytes (from
+ * the container) may be present: a prefix of a stored value, fetched without
+ * detoasting all of it. HAVE(n) stops with FJ_MORE and *need = n when the
+ * first n bytes are not all there. With avail = SIZE_MAX (fj_object_get,
+ * fj_array_get) every HAVE is always true and the compiler drops it.
+ */
+#define HAVE(n) do { size_t n_ = (n); if (n_ > avail) { *need = n_; return FJ_MORE; } } while (0)
+
+/* Bytes at the start of a value that give its size: the tag, then the length or size field. */
+static inline size_t
+value_head_size(uint8_t tag)
+{
+	switch (FJ_TYPE(tag))
+	{
+		case FJ_LITERAL:
+			return 1;
+		case FJ_UINT:
+		case FJ_NINT:
+			return 1;
+		case FJ_NUMBER:
+		case FJ_STRING:
+			return 1 + fj_len_extra(tag);
+		case FJ_PACKED:
+			return FJ_IMM(tag) <= FJ_LEN_INLINE_MAX ? 1 : 2;
+		default:
+			return 1 + 2 * (size_t) fj_container_width(tag);
+	}
+}
+
+/* The whole value at offset at of base: its head, then all of it. */
+static inline fj_found
+value_at(const uint8_t *base, size_t at, size_t avail, const uint8_t **value, size_t *need)
+{
+	HAVE(at + 1);
+	HAVE(at + value_head_size(base[at]));
+	HAVE(at + fj_value_size(base + at));
+	*value = base + at;
+	return FJ_FOUND;
+}
+
+/*
+ * The key at offset at of base: its text and the offset of its value.
+ * FJ_FOUND when it is key[0..len), FJ_ABSENT when it is another key.
+ */
+static inline fj_found
+key_at(const uint8_t *base, size_t at, size_t avail, const char *key, size_t len,
+	   size_t *value_at_out, size_t *need)
+{
+	const uint8_t *k;
+	uint32_t	klen;
+
+	HAVE(at + 1);
+	HAVE(at + value_head_size(base[at]));
+	klen = fj_text(base + at, &k);
+	HAVE((size_t) (k - base) + klen);
+	*value_at_out = (size_t) (k - base) + klen;
+	return key_equal(k, klen, key, len) ? FJ_FOUND : FJ_ABSENT;
+}
+
+/*
  * Indexed object: scan the fingerprints from the last member back, eight at
  * a time; the first candidate whose key matches is the operative member.
  */
-static const uint8_t *
-indexed_get(const uint8_t *obj, const char *key, size_t len)
+static inline __attribute__((always_inline)) fj_found
+indexed_get(const uint8_t *obj, size_t avail, const char *key, size_t len,
+			const uint8_t **value, size_t *need)
 {
 	unsigned	w = fj_container_width(obj[0]);
 	uint32_t	count = fj_container_count(obj);
@@ -42,6 +103,9 @@ indexed_get(const uint8_t *obj, const char *key, size_t len)
 	uint8_t		want = fj_key_fingerprint((const uint8_t *) key, len);
 	uint64_t	pattern = 0x0101010101010101ULL * want;
 	uint32_t	hi = count;
+
+	/* a trailing index (large objects) is at the end: the whole object is needed */
+	HAVE((size_t) (off - obj) + (size_t) count * w);
 
 	/*
 	 * Start loading the first members while the fingerprints arrive: in a
@@ -71,60 +135,110 @@ indexed_get(const uint8_t *obj, const char *key, size_t len)
 		{
 			int			b = 63 - __builtin_clzll(hits);
 			uint32_t	i = lo + (uint32_t) (b >> 3);
-			const uint8_t *k;
-			uint32_t	klen = fj_text(members + fj_load_width(off + (size_t) i * w, w), &k);
+			size_t		at = (size_t) (members - obj) + fj_load_width(off + (size_t) i * w, w),
+						vat;
+			fj_found	r = key_at(obj, at, avail, key, len, &vat, need);
 
-			if (key_equal(k, klen, key, len))
-				return k + klen;
+			if (r == FJ_FOUND)
+				return value_at(obj, vat, avail, value, need);
+			if (r == FJ_MORE)
+				return r;
 			hits &= ~(0xffULL << (b & ~7));
 		}
 		hi = lo;
 	}
-	return NULL;
+	return FJ_ABSENT;
 }
+
+/* The member of obj named key[0..len), the last of duplicates, in the first avail bytes. */
+static inline __attribute__((always_inline)) fj_found
+object_get(const uint8_t *obj, size_t avail, const char *key, size_t len,
+		   const uint8_t **value, size_t *need)
+{
+	size_t		p,
+				end,
+				found = 0;
+
+	HAVE(1);
+	if (FJ_TYPE(obj[0]) != FJ_OBJECT)
+		return FJ_ABSENT;
+	HAVE(value_head_size(obj[0]));
+	if (FJ_IMM(obj[0]) & FJ_CONTAINER_INDEXED)
+		return indexed_get(obj, avail, key, len, value, need);
+	/* small object: scan every member, the last match wins */
+	p = (size_t) (fj_container_members(obj) - obj);
+	end = (size_t) (fj_container_members_end(obj) - obj);
+	while (p < end)
+	{
+		size_t		vat;
+		fj_found	r = key_at(obj, p, avail, key, len, &vat, need);
+
+		if (r == FJ_MORE)
+			return r;
+		if (r == FJ_FOUND)
+			found = vat;
+		HAVE(vat + 1);
+		HAVE(vat + value_head_size(obj[vat]));
+		p = vat + fj_value_size(obj + vat);
+	}
+	return found ? value_at(obj, found, avail, value, need) : FJ_ABSENT;
+}
+
+/* Element i of arr (negative counts from the end), in the first avail bytes. */
+static inline __attribute__((always_inline)) fj_found
+array_get(const uint8_t *arr, size_t avail, int64_t i, const uint8_t **value, size_t *need)
+{
+	uint32_t	n;
+	size_t		p;
+
+	HAVE(1);
+	if (FJ_TYPE(arr[0]) != FJ_ARRAY)
+		return FJ_ABSENT;
+	HAVE(value_head_size(arr[0]));
+	n = fj_container_count(arr);
+	if (i < 0)
+		i += n;
+	if (i < 0 || i >= (int64_t) n)
+		return FJ_ABSENT;
+	p = (size_t) (fj_container_members(arr) - arr);
+	while (i-- > 0)
+	{
+		HAVE(p + 1);
+		HAVE(p + value_head_size(arr[p]));
+		p += fj_value_size(arr + p);
+	}
+	return value_at(arr, p, avail, value, need);
+}
+
+#undef HAVE
 
 const uint8_t *
 fj_object_get(const uint8_t *obj, const char *key, size_t len)
 {
-	const uint8_t *p,
-			   *end,
-			   *found = NULL;
+	const uint8_t *value;
+	size_t		need;
 
-	if (FJ_TYPE(obj[0]) != FJ_OBJECT)
-		return NULL;
-	if (FJ_IMM(obj[0]) & FJ_CONTAINER_INDEXED)
-		return indexed_get(obj, key, len);
-	/* small object: scan every member, the last match wins */
-	p = fj_container_members(obj);
-	end = fj_container_members_end(obj);
-	while (p < end)
-	{
-		const uint8_t *k;
-		uint32_t	klen = fj_text(p, &k);
-		const uint8_t *value = k + klen;
-
-		if (key_equal(k, klen, key, len))
-			found = value;
-		p = value + fj_value_size(value);
-	}
-	return found;
+	return object_get(obj, SIZE_MAX, key, len, &value, &need) == FJ_FOUND ? value : NULL;
 }
 
 const uint8_t *
 fj_array_get(const uint8_t *arr, int64_t i)
 {
-	uint32_t	n;
-	const uint8_t *p;
+	const uint8_t *value;
+	size_t		need;
 
-	if (FJ_TYPE(arr[0]) != FJ_ARRAY)
-		return NULL;
-	n = fj_container_count(arr);
-	if (i < 0)
-		i += n;
-	if (i < 0 || i >= (int64_t) n)
-		return NULL;
-	p = fj_container_members(arr);
-	while (i-- > 0)
-		p += fj_value_size(p);
-	return p;
+	return array_get(arr, SIZE_MAX, i, &value, &need) == FJ_FOUND ? value : NULL;
+}
+
+fj_found
+fj_object_get_prefix(const uint8_t *obj, size_t avail, const char *key, size_t len,
+					 const uint8_t **value, size_t *need)
+{
+	return object_get(obj, avail, key, len, value, need);
+}
+
+fj_found
+fj_array_get_prefix(const uint8_t *arr, size_t avail, int64_t i, const uint8_t **value, size_t *need)
+{
+	return array_get(arr, avail, i, value, need);
 }

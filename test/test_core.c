@@ -515,6 +515,155 @@ test_key_lengths(void)
 		}
 }
 
+/*
+ * Check the prefix lookups of container c (size bytes) for one key or index
+ * against the whole-tape lookup, for every prefix length (a sample of them
+ * in large containers): found gives the same value, wholly inside the
+ * prefix; absent agrees; "more" asks for more than it has and no more than
+ * the container, and never when the container is all there. Each prefix is
+ * a copy in a block of its own size, so that the sanitizer build catches a
+ * read past it.
+ */
+static int
+check_prefix(const uint8_t *c, size_t size, const char *key, int64_t index)
+{
+	const uint8_t *want = key ? fj_object_get(c, key, strlen(key)) : fj_array_get(c, index);
+	size_t		avail;
+	int			ok = 1;
+
+	for (avail = 0; avail <= size; avail++)
+	{
+		const uint8_t *v = NULL;
+		size_t		need = 0;
+		fj_found	r;
+		uint8_t    *prefix;
+
+		if (size > 4096 && avail > 300 && avail < size - 300 && avail % 97 != 0)
+			continue;
+		prefix = malloc(avail ? avail : 1);
+		memcpy(prefix, c, avail);
+		r = key ? fj_object_get_prefix(prefix, avail, key, strlen(key), &v, &need)
+			: fj_array_get_prefix(prefix, avail, index, &v, &need);
+		if (r == FJ_FOUND)
+			ok &= want && v - prefix == want - c && (size_t) (v - prefix) + fj_value_size(v) <= avail &&
+				memcmp(v, want, fj_value_size(want)) == 0;
+		else if (r == FJ_ABSENT)
+			ok &= want == NULL;
+		else
+			ok &= avail < size && need > avail && need <= size;
+		free(prefix);
+	}
+	return ok;
+}
+
+/* Every member key, missing keys and indexes, in every container of the documents below. */
+static void
+test_prefix_lookup(void)
+{
+	const char *docs[] = {
+		"{\"a\":1,\"b\":\"two\",\"a\":[3,4],\"c\":{\"d\":null}}",
+		"[1,-300,70000,-5000000000,1.5,\"sss\",[],{},{\"x\":true},123456789012345678901234567890]",
+		"\"scalar\"",
+		"{}",
+		NULL,					/* 20 members with values of every size class (front index) */
+		NULL,					/* 100 members (trailing index) */
+		NULL,					/* a member over 64 KB first: the index goes after the members */
+	};
+	char	   *gen[3];
+	size_t		d;
+	int			i;
+
+	for (i = 0; i < 3; i++)
+	{
+		size_t		cap = 200000,
+					pos = 0;
+		int			n = i == 0 ? 20 : i == 1 ? 100 : 12,
+					m;
+
+		gen[i] = malloc(cap);
+		gen[i][pos++] = '{';
+		for (m = 0; m < n; m++)
+		{
+			int			vlen = i == 2 && m == 0 ? 70000 : (m * 37) % 300;
+
+			pos += (size_t) sprintf(gen[i] + pos, "%s\"key%d\":", m ? "," : "", m % (n - 3));
+			if (m % 4 == 0)
+			{
+				gen[i][pos++] = '"';
+				memset(gen[i] + pos, 'a' + m % 26, (size_t) vlen);
+				pos += (size_t) vlen;
+				gen[i][pos++] = '"';
+			}
+			else if (m % 4 == 1)
+				pos += (size_t) sprintf(gen[i] + pos, "%d", m * 1000003);
+			else if (m % 4 == 2)
+				pos += (size_t) sprintf(gen[i] + pos, "[%d,{\"in\":%d},\"s%d\"]", m, m, m);
+			else
+				pos += (size_t) sprintf(gen[i] + pos, "-%d.25", m);
+		}
+		gen[i][pos++] = '}';
+		gen[i][pos] = 0;
+		docs[4 + i] = gen[i];
+	}
+	for (d = 0; d < sizeof(docs) / sizeof(docs[0]); d++)
+	{
+		size_t		len;
+		uint8_t    *t = parse(docs[d], &len, NULL);
+		const uint8_t *stack[64];
+		int			depth = 0,
+					ok = 1;
+
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		stack[depth++] = t + FJ_TAPE_HEADER;
+		/* every container of the document, by an explicit walk */
+		while (depth > 0)
+		{
+			const uint8_t *c = stack[--depth];
+			size_t		size = fj_value_size(c);
+			const uint8_t *p,
+					   *end;
+			char		missing[16];
+			int64_t		k;
+
+			if (FJ_TYPE(c[0]) != FJ_OBJECT && FJ_TYPE(c[0]) != FJ_ARRAY)
+			{
+				ok &= check_prefix(c, size, "a", 0) && check_prefix(c, size, NULL, 0);
+				continue;
+			}
+			p = fj_container_members(c);
+			end = fj_container_members_end(c);
+			while (p < end)
+			{
+				const uint8_t *v = p;
+
+				if (FJ_TYPE(c[0]) == FJ_OBJECT)
+				{
+					const uint8_t *kt;
+					uint32_t	kl = fj_text(p, &kt);
+					char		key[32];
+
+					snprintf(key, sizeof(key), "%.*s", (int) kl, (const char *) kt);
+					ok &= check_prefix(c, size, key, 0);
+					v = kt + kl;
+				}
+				if ((FJ_TYPE(v[0]) == FJ_OBJECT || FJ_TYPE(v[0]) == FJ_ARRAY) && depth < 64)
+					stack[depth++] = v;
+				p = v + fj_value_size(v);
+			}
+			snprintf(missing, sizeof(missing), "key%d", 999);
+			ok &= check_prefix(c, size, missing, 0) && check_prefix(c, size, "", 0);
+			for (k = -12; k <= 12; k++)
+				ok &= check_prefix(c, size, NULL, k);
+		}
+		CHECKF(ok, "prefix lookups in document %zu", d);
+		free(t);
+	}
+	for (i = 0; i < 3; i++)
+		free(gen[i]);
+}
+
 static int	interrupt_calls;
 
 static int
@@ -864,6 +1013,7 @@ main(void)
 	test_structure();
 	test_lookup();
 	test_key_lengths();
+	test_prefix_lookup();
 	test_limits();
 	test_validator();
 	test_builder();
