@@ -33,12 +33,14 @@ CORPUS=$(realpath -m "$ROOT/../shared/data/corpus")
 MAIN_FILES="twitter,citm_catalog,gsoc-2018,canada,github_events,mesh,marine_ik"
 if [ "$QUICK" = 1 ]; then
     ROWS=${BENCH_ROWS:-10000}
+    LARGE_ROWS=500
     REPS=2
     TARGET=0.15
     CORE_ARGS="--reps 2 --min-time 0.03 --warmup 0.01"
     CBOR_CAP=1
 else
     ROWS=${BENCH_ROWS:-100000}
+    LARGE_ROWS=4000
     REPS=3
     TARGET=0.5
     CORE_ARGS="--reps 5 --min-time 0.1 --warmup 0.05"
@@ -183,6 +185,16 @@ if [ -f "$EVENTS" ]; then
     rm -f -- "$EVENTS"
 fi
 
+# ------------------------------------------------- 5b. large (TOASTed) documents
+if [ "$HAVE_CORPUS" = 1 ]; then
+    LARGE=$CLUSTER_DIR/large.ndjson
+    large_section() {
+        $PY bench/large_bench.py --corpus "$CORPUS" --file "$LARGE" --rows "$LARGE_ROWS" --reps 5 >"$WORK/large.md"
+    }
+    step "section 3c: lookups in large documents" large_section
+    rm -f -- "$LARGE"
+fi
+
 # ---------------------------------------------------------------- 6. CBOR
 if [ "$HAVE_CORPUS" = 1 ]; then
     step "section 4: CBOR" \
@@ -206,11 +218,13 @@ json.dump({"quick": quick == "1", "rows": int(rows), "reps": int(reps), "core_ar
           open(out, "w"), indent=1)
 EOF
 REPORT=$($PY bench/report.py report --work "$WORK" --out-dir "$ROOT/bench/results")
-# the GIN section goes after the report's own sections
-if [ -s "$WORK/gin.md" ]; then
-    { echo; cat "$WORK/gin.md"; } >>"$REPORT"
-    [ -f "$ROOT/bench/results/latest.md" ] && { echo; cat "$WORK/gin.md"; } >>"$ROOT/bench/results/latest.md"
-fi
+# the GIN and large-document sections go after the report's own sections
+for extra in gin large; do
+    if [ -s "$WORK/$extra.md" ]; then
+        { echo; cat "$WORK/$extra.md"; } >>"$REPORT"
+        [ -f "$ROOT/bench/results/latest.md" ] && { echo; cat "$WORK/$extra.md"; } >>"$ROOT/bench/results/latest.md"
+    fi
+done
 echo
 cat "$REPORT"
 echo
