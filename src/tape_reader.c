@@ -43,10 +43,9 @@ value_head_size(uint8_t tag)
 	switch (FJ_TYPE(tag))
 	{
 		case FJ_LITERAL:
-			return 1;
 		case FJ_UINT:
 		case FJ_NINT:
-			return 1;
+			return 1;			/* an integer's width is in its tag */
 		case FJ_NUMBER:
 		case FJ_STRING:
 			return 1 + fj_len_extra(tag);
