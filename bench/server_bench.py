@@ -360,47 +360,66 @@ DESIGN_ANCHORS = {
     "canada": {"json_in": 573, "jsonb_in": 80, "jsonb_out": 208},
     "github_events": {"json_in": 746, "jsonb_in": 158, "jsonb_out": 310},
 }
-# The anchor method as DESIGN §4 describes it; its jsonb_out figures match
-# length(d::text) (which also counts UTF-8 characters), not octet_length.
-ANCHOR_SQL = {
-    "json_in": IN_SQL.replace("{type}", "json"),
-    "jsonb_in": IN_SQL.replace("{type}", "jsonb"),
-    "jsonb_out": OUT_SQL.replace("{type}", "jsonb").replace("octet_length(", "length("),
-    # fastjson_in measured the same way, so its ratios to json_in and jsonb_in can also be
-    # read in DESIGN's own method (fresh backend), not only in the warmed one. (Not
-    # fastjson_out: through length() that run would mostly time the character count.)
-    "fastjson_in": IN_SQL.replace("{type}", "fastjson"),
-}
-# MB/s used only to size N (about --target seconds a run) where DESIGN has no anchor.
-ANCHOR_SIZING_MBPS = {"fastjson_in": 3000}
+# DESIGN §4's own method, in which its anchors were measured (they are reproduced within
+# machine noise this way, not with the malloc warm-up): every timed statement in a new
+# session (a new backend, as a new psql session), nothing run before it. The parse-only
+# targets are read from these. jsonb_out is timed the anchors' way too, through length(),
+# which its anchor figures match; fastjson_out is not (through length() the run would
+# mostly time the character count): the output target is read from the warmed table.
+NEW_SESSION_OPS = (
+    ("fastjson_in", IN_SQL.replace("{type}", "fastjson"), "fastjson_in"),
+    ("json_in", IN_SQL.replace("{type}", "json"), "json_in"),
+    ("jsonb_in", IN_SQL.replace("{type}", "jsonb"), "jsonb_in"),
+)
+ANCHOR_JSONB_OUT = ("jsonb_out", OUT_SQL.replace("{type}", "jsonb").replace("octet_length(", "length("),
+                    "jsonb_out")
 
 
-def anchor_check(args, problems):
-    """DESIGN §4's anchors re-measured its way: each statement in a fresh backend (no
-    malloc warm-up), jsonb_out through length(d::text); best of 3. fastjson_in is measured
-    the same way, for its ratios in that method."""
-    out = {}
-    for name, anchors in DESIGN_ANCHORS.items():
-        path = os.path.join(args.corpus, name + ".json")
-        if not os.path.isfile(path):
-            continue
-        doc, size = read_doc(path)
-        rec = {}
-        for op, sql in ANCHOR_SQL.items():
+def minor_faults(pid):
+    """Minor page faults of a local server process so far, or None if it cannot be read."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return int(f.read().rsplit(")", 1)[1].split()[7])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def new_session_runs(problems, ops, doc, size, plan, reps, what):
+    """{op: summary} of each op of ops, every run in a new backend with no warm-up, at the
+    N the warmed measurement calibrated (plan[key][0] for the op's key); the repetitions
+    interleave the ops, so a slow spell of the machine falls on all of them."""
+    times = {op: [] for op, _, key in ops if key in plan}
+    faults = {op: [] for op in times}
+    failed = {}
+    for _ in range(reps):
+        for op, sql, key in ops:
+            if op not in times or op in failed:
+                continue
             db = DB(problems, warm=False)
             try:
-                mbps = anchors.get(op, ANCHOR_SIZING_MBPS.get(op))
-                n = max(1, int(args.target * mbps * 1.5e6 / size))
-                times = [db.timed(sql.format(n=n), (doc,), "anchor %s %s" % (name, op))[0]
-                         for _ in range(args.reps)]
-                rec[op] = {"n": n, "design_mbps": anchors.get(op),
-                           "best_mbps": size * n / min(times) / 1e6,
-                           "median_mbps": size * n / statistics.median(times) / 1e6}
+                pid = db.one("SELECT pg_backend_pid()")
+                before = minor_faults(pid)
+                t, _ = db.timed(sql.format(n=plan[key][0]), (doc,), "%s %s (new session)" % (what, op))
+                after = minor_faults(pid)
+                times[op].append(t)
+                if before is not None and after is not None:
+                    faults[op].append((after - before) / plan[key][0])
             except MeasureError as e:
-                rec[op] = {"error": str(e)}
+                failed[op] = str(e)
+                problems.append("%s: %s in a new session: %s" % (what, op, e))
             finally:
                 db.conn.close()
-        out[name] = rec
+    out = {}
+    for op, _, key in ops:
+        if op in failed:
+            out[op] = {"error": failed[op]}
+        elif times.get(op):
+            n = plan[key][0]
+            s = summarize(times[op])
+            out[op] = {"n": n, "best_s": s["best"], "median_s": s["median"], "runs": times[op],
+                       "best_mbps": size * n / s["best"] / 1e6, "median_mbps": size * n / s["median"] / 1e6}
+            if faults[op]:
+                out[op]["minor_faults_per_row"] = statistics.median(faults[op])
     return out
 
 
@@ -437,7 +456,8 @@ def cmd_corpus(args):
     out = {"method": {}, "files": [], "problems": problems, "reps": args.reps, "target_s": args.target}
     log("section 2: plan checks")
     out["plan_checks"] = check_corpus_plans(db, problems)
-    out["anchor_check"] = anchor_check(args, problems)
+    out["new_session_reps"] = args.new_session_reps
+    out["design_anchors"] = DESIGN_ANCHORS
     for name, path in corpus_files(args):
         doc, size = read_doc(path)
         log("section 2: %s (%d bytes)" % (name, size))
@@ -483,6 +503,8 @@ def cmd_corpus(args):
             rec["ops"][op] = {"n": n, "best_s": s["best"], "median_s": s["median"], "runs": times,
                               "best_mbps": size * n / s["best"] / 1e6,
                               "median_mbps": size * n / s["median"] / 1e6}
+        ops = NEW_SESSION_OPS + ((ANCHOR_JSONB_OUT,) if name in DESIGN_ANCHORS else ())
+        rec["new_session"] = new_session_runs(problems, ops, doc, size, plan, args.new_session_reps, name)
         rec["sizes"] = datum_sizes(db, name, doc, problems, lz4)
         out["files"].append(rec)
     db.run("DROP TABLE IF EXISTS bench_phys")
@@ -803,6 +825,8 @@ def main():
         p.add_argument("--target", type=float, default=0.5, help="seconds per timed run")
         p.add_argument("--baseline-cap", type=float, default=4.0,
                        help="about this many seconds per slow PL/pgSQL baseline statement")
+        p.add_argument("--new-session-reps", type=int, default=5,
+                       help="corpus: runs of each parse in a new session (DESIGN's method)")
         p.add_argument("--out", required=True)
     p = sub.add_parser("eventlog")
     p.add_argument("--file", required=True, help="NDJSON file the server can read")
