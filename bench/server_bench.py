@@ -825,8 +825,9 @@ def main():
         p.add_argument("--target", type=float, default=0.5, help="seconds per timed run")
         p.add_argument("--baseline-cap", type=float, default=4.0,
                        help="about this many seconds per slow PL/pgSQL baseline statement")
-        p.add_argument("--new-session-reps", type=int, default=5,
-                       help="corpus: runs of each parse in a new session (DESIGN's method)")
+        if c == "corpus":
+            p.add_argument("--new-session-reps", type=int, default=5,
+                           help="runs of each parse in a new session (DESIGN §4's method)")
         p.add_argument("--out", required=True)
     p = sub.add_parser("eventlog")
     p.add_argument("--file", required=True, help="NDJSON file the server can read")
