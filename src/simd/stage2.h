@@ -297,11 +297,12 @@ unicode:
 static __attribute__((noinline)) uint8_t *
 stage2_medium_string(uint8_t *wp, const uint8_t *src, size_t n, const uint8_t *input_end)
 {
-	if (copy_until_backslash(wp + 2, src, n, input_end) != n)
+	uint8_t    *text = wp + fj_text_header_size(n);
+
+	if (copy_until_backslash(text, src, n, input_end) != n)
 		return NULL;
-	wp[0] = FJ_TAG(FJ_STRING, FJ_LEN_INLINE_MAX + 1);
-	wp[1] = (uint8_t) n;
-	return wp + 2 + n;
+	fj_put_text_header(wp, FJ_STRING, n);
+	return text + n;
 }
 
 /* Bytes of x that are not ASCII digits: bit 7 of each set. */
