@@ -14,7 +14,7 @@ MODULE_big = fastjson
 DATA = fastjson--0.1.sql
 PGFILEDESC = "fastjson - fast JSON type"
 
-CORE_OBJS = src/parser.o src/tape_builder.o src/tape_reader.o src/tape_validator.o \
+CORE_OBJS = src/parser.o src/tape_builder.o src/tape_reader.o src/tape_validator.o src/string_refs.o \
 	src/text_writer.o src/text_pretty.o src/utf8.o \
 	src/simd/scalar.o src/simd/avx2.o src/simd/avx512.o src/simd/neon.o
 SQL_OBJS = src/fastjson_module.o src/fastjson_io.o src/fastjson_extract.o src/fastjson_ndjson.o \
@@ -26,7 +26,7 @@ OBJS += src/cbor_number.o src/cbor_encode.o src/cbor_decode.o src/fastjson_cbor.
 SHLIB_LINK += -lcbor
 
 REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts edit compare contain gin differential
-REGRESS += cbor stored
+REGRESS += cbor stored refs
 REGRESS_OPTS = --load-extension=fastjson
 
 PG_CONFIG ?= pg_config

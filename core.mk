@@ -10,7 +10,7 @@ VARIANT ?= release
 CC ?= cc
 B := build/$(VARIANT)
 
-CORE_SRC := src/parser.c src/tape_builder.c src/tape_reader.c src/tape_validator.c \
+CORE_SRC := src/parser.c src/tape_builder.c src/tape_reader.c src/tape_validator.c src/string_refs.c \
 	src/text_writer.c src/text_pretty.c src/utf8.c \
 	src/simd/scalar.c src/simd/avx2.c src/simd/avx512.c src/simd/neon.c
 # CBOR needs libcbor, which the ARM64 cross build lacks: left out there.
@@ -36,7 +36,7 @@ CFLAGS_ALL := $(BASE_CFLAGS) $(OPT) $(EXTRA_CFLAGS)
 
 OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC))
 LIB := $(B)/libfjcore.a
-PROGS := $(B)/fastjson_parse $(B)/test_core $(B)/test_conformance $(B)/test_kernels
+PROGS := $(B)/fastjson_parse $(B)/test_core $(B)/test_refs $(B)/test_conformance $(B)/test_kernels
 ifneq ($(VARIANT),arm64)
   PROGS += $(B)/test_cbor
 endif

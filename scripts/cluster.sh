@@ -21,7 +21,7 @@
 # An existing DIR/data is reused (not re-initialised); delete DIR for a fresh cluster.
 set -euo pipefail
 
-PGBIN=/usr/lib/postgresql/15/bin
+PGBIN=${FJ_PGBIN:-/usr/lib/postgresql/15/bin}	# FJ_PGBIN: another installation of the same version
 PROG=$(basename "$0")
 
 die() {

@@ -42,7 +42,7 @@ step() {
 core_tests() {
 	local dir=$1 runner=${2:-}
 	local t rc=0
-	for t in test_core test_conformance test_kernels test_cbor; do
+	for t in test_core test_refs test_conformance test_kernels test_cbor; do
 		# the ARM64 cross build has no libcbor, so no test_cbor
 		if [ "$t" = test_cbor ] && [ ! -e "$dir/$t" ]; then
 			echo "SKIP: $dir/$t not built (no libcbor for this target)"

@@ -31,7 +31,20 @@ $$;
 SELECT b, recv_test(b) FROM (VALUES
 	('\x020021'::bytea),			-- 1: valid
 	('\x0200c10301816121'),		-- {"a":1}: valid
-	('\x030021'),					-- unknown version
+	('\x040021'),					-- unknown version
+	('\x030021'),					-- version 3 (this build's): valid
+	('\x0300a108028261629f03000000'),	-- ["ab", a reference to "ab"]: valid
+	('\x0300a10b02826162a905019f06000000'),	-- ["ab",[a reference]]: valid, the inner array marked
+	('\x0300a10b02826162a105019f06000000'),	-- the same without the mark
+	('\x0300a9010121'),				-- [1] marked as holding a reference
+	('\x0200a108028261629f03000000'),	-- a reference in a version 2 tape
+	('\x0300a108028261629f02000000'),	-- a reference into the middle of a string
+	('\x0300a108028261629f00000000'),	-- a reference to itself
+	('\x0300a107028261629f030000'),	-- a reference that is truncated
+	('\x0301c108018261629f03000000'),	-- a reference to a key
+	('\x0300c10301816121'),			-- {"a":1} without its distinct-keys flag
+	('\x0301a1010121'),				-- [1] with the distinct-keys flag
+	('\x0302a1010121'),				-- a reserved flag bit
 	('\x020121'),					-- reserved flag bit
 	('\x0200'),					-- no value
 	('\x02002121'),				-- trailing byte
@@ -59,10 +72,13 @@ SELECT count(*) AS stored FROM sink;
 -- a value stored with another tape version is an error, never misread. A
 -- binary-coercible cast from varbit stands in for a table written by another
 -- build: a varbit's payload starts with its bit length as a 4-byte
--- little-endian integer, so B'1' reads as the tape 01 00 00 00 80 (version 1).
+-- little-endian integer, so B'1' reads as the tape 01 00 00 00 80 (version 1)
+-- and B'1111' as 04 00 00 00 f0 (version 4).
 CREATE CAST (varbit AS fastjson) WITHOUT FUNCTION;
 SELECT (B'1'::varbit::fastjson)::text;
 SELECT (B'1'::varbit::fastjson) -> 'a';
 SELECT (B'1'::varbit::fastjson) = '1'::fastjson;
-SELECT fastjson_typeof(B'111'::varbit::fastjson);
+SELECT fastjson_typeof(B'1111'::varbit::fastjson);
+-- version 2 (no references, no flags) is still read
+SELECT fastjson_typeof(B'11'::varbit::fastjson);
 DROP CAST (varbit AS fastjson);

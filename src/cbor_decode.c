@@ -1266,7 +1266,7 @@ fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_options *op
 		return d.rc;
 	}
 	d.out.data[opt->prefix] = FJ_TAPE_VERSION;
-	d.out.data[opt->prefix + 1] = 0;
+	d.out.data[opt->prefix + 1] = fj_root_flags(d.out.data + opt->prefix + FJ_TAPE_HEADER);
 	*out = d.out;
 	return FJ_OK;
 }

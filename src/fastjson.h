@@ -34,7 +34,7 @@ DatumGetFastjsonP(Datum datum)
 {
 	Fastjson   *d = (Fastjson *) PG_DETOAST_DATUM_PACKED(datum);
 
-	if (unlikely(FJ_TAPE_LEN(d) <= FJ_TAPE_HEADER || FJ_TAPE(d)[0] != FJ_TAPE_VERSION))
+	if (unlikely(FJ_TAPE_LEN(d) <= FJ_TAPE_HEADER || !fj_tape_version_readable(FJ_TAPE(d)[0])))
 		fastjson_report_tape_version(d);
 	return d;
 }

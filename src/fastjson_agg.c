@@ -131,10 +131,10 @@ agg_finish(const FjAggState *st, int type)
 	uint8_t    *end;
 
 	d[VARHDRSZ] = FJ_TAPE_VERSION;
-	d[VARHDRSZ + 1] = 0;
 	if (st->len)
 		memcpy(hdr + FJ_CONTAINER_HEADER_MAX, st->members, st->len);
 	end = fj_close_container(hdr, hdr + FJ_CONTAINER_HEADER_MAX + st->len, st->count, type, NULL);
+	d[VARHDRSZ + 1] = fj_root_flags(hdr);
 	if ((size_t) (end - d) > MaxAllocSize)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

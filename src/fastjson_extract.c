@@ -127,10 +127,11 @@ get_path(FunctionCallInfo fcinfo, ArrayType *path)
  * Follow steps 0..n-1 of pp from root, where only the first avail bytes of
  * the tape's root are present (SIZE_MAX: all of them). An object step is a
  * key lookup; an array step an index, if the step reads as one; anything
- * else is absent.
+ * else is absent. distinct_root: the tape's FJ_FLAG_DISTINCT_ROOT_KEYS (the
+ * first match in the root is the operative one, so a prefix up to it does).
  */
 static fj_found
-follow_steps(const parsed_path *pp, const uint8_t *root, size_t avail,
+follow_steps(const parsed_path *pp, const uint8_t *root, size_t avail, bool distinct_root,
 			 const uint8_t **value, size_t *need)
 {
 	const uint8_t *v = root;
@@ -159,7 +160,8 @@ follow_steps(const parsed_path *pp, const uint8_t *root, size_t avail,
 		}
 		/* the value found by the step before is all there: so is its tag */
 		if (FJ_TYPE(v[0]) == FJ_OBJECT)
-			r = fj_object_get_prefix(v, avail - at, pp->keys[i], pp->lens[i], &v, &more);
+			r = fj_object_get_prefix(v, avail - at, pp->keys[i], pp->lens[i], i == 0 && distinct_root,
+									 &v, &more);
 		else if (FJ_TYPE(v[0]) == FJ_ARRAY && pp->is_index[i])
 			r = fj_array_get_prefix(v, avail - at, pp->index[i], &v, &more);
 		if (r == FJ_MORE)
@@ -179,11 +181,12 @@ follow_steps(const parsed_path *pp, const uint8_t *root, size_t avail,
  * half the value the whole value is fetched.
  *
  * A prefix does not help when the lookup needs most of the value: a member
- * near the end, or any member of a small object (no key index) whose members
- * run to the end, since a later duplicate of the key would win. Then the
- * first slice was fetched in vain. A lookup function stops reading by prefix
- * for the rest of the query once PROBES values have been read so and more
- * than three in four of them needed the whole value anyway.
+ * near the end, or any member of a small object (no key index) whose keys may
+ * repeat (FJ_FLAG_DISTINCT_ROOT_KEYS says when they do not), since a later
+ * duplicate of the key would win. Then the first slice was fetched in vain.
+ * A lookup function stops reading by prefix for the rest of the query once
+ * PROBES values have been read so and more than three in four of them needed
+ * the whole value anyway.
  */
 #define FIRST_SLICE 2048
 #define PROBES 16
@@ -222,9 +225,10 @@ lookup(FunctionCallInfo fcinfo, int argno, const parsed_path *pp)
 			size_t		avail = VARSIZE_ANY_EXHDR(slice);
 			fj_found	r;
 
-			if (avail <= FJ_TAPE_HEADER || tape[0] != FJ_TAPE_VERSION)
+			if (avail <= FJ_TAPE_HEADER || !fj_tape_version_readable(tape[0]))
 				fastjson_report_tape_version(slice);
-			r = follow_steps(pp, tape + FJ_TAPE_HEADER, avail - FJ_TAPE_HEADER, &value, &need);
+			r = follow_steps(pp, tape + FJ_TAPE_HEADER, avail - FJ_TAPE_HEADER,
+							 (tape[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &value, &need);
 			if (r != FJ_MORE)
 				return r == FJ_FOUND ? value : NULL;
 			/* a valid tape never needs more than all of itself */
@@ -245,7 +249,7 @@ lookup(FunctionCallInfo fcinfo, int argno, const parsed_path *pp)
 	{
 		Fastjson   *d = DatumGetFastjsonP(PG_GETARG_DATUM(argno));
 
-		return follow_steps(pp, FJ_ROOT(d), SIZE_MAX, &value, &need) == FJ_FOUND ? value : NULL;
+		return follow_steps(pp, FJ_ROOT(d), SIZE_MAX, false, &value, &need) == FJ_FOUND ? value : NULL;
 	}
 }
 

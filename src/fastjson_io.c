@@ -474,13 +474,24 @@ Fastjson *
 fastjson_from_value(const uint8_t *v)
 {
 	size_t		n = fj_value_size(v);
-	Fastjson   *d = palloc(VARHDRSZ + FJ_TAPE_HEADER + n);
-	uint8_t    *t = (uint8_t *) VARDATA(d);
+	Fastjson   *d;
+	uint8_t    *t;
 
+	if (!fj_value_self_contained(v))
+	{
+		/* a reference in it points out of it: the builder writes those as strings */
+		fj_builder	b;
+
+		fastjson_builder_init(&b);
+		fj_builder_value(&b, v);
+		return fastjson_builder_finish(&b);
+	}
+	d = palloc(VARHDRSZ + FJ_TAPE_HEADER + n);
+	t = (uint8_t *) VARDATA(d);
 	SET_VARSIZE(d, VARHDRSZ + FJ_TAPE_HEADER + n);
 	t[0] = FJ_TAPE_VERSION;
-	t[1] = 0;
 	memcpy(t + FJ_TAPE_HEADER, v, n);
+	t[1] = fj_root_flags(t + FJ_TAPE_HEADER);
 	return d;
 }
 
@@ -545,8 +556,8 @@ fastjson_report_tape_version(const Fastjson *d)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_CORRUPTED),
-			 errmsg("fastjson value has tape format version %d, this build reads version %d",
-					FJ_TAPE_LEN(d) > 0 ? FJ_TAPE(d)[0] : 0, FJ_TAPE_VERSION),
+			 errmsg("fastjson value has tape format version %d, this build reads versions %d to %d",
+					FJ_TAPE_LEN(d) > 0 ? FJ_TAPE(d)[0] : 0, FJ_TAPE_VERSION_MIN, FJ_TAPE_VERSION),
 			 errhint("Values stored by another build of fastjson must be output as text by that build and loaded again.")));
 }
 

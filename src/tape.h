@@ -3,7 +3,7 @@
  *
  * doc/format.md is the full description. In short, a tape is
  *
- *     version byte (FJ_TAPE_VERSION), flags byte (reserved, zero), one value
+ *     version byte (FJ_TAPE_VERSION), flags byte (FJ_FLAG_*), one value
  *
  * and a value is a tag byte, type in the high 3 bits and an immediate in the
  * low 5 bits, then a payload whose size the tag determines:
@@ -16,9 +16,14 @@
  *   STRING   unescaped UTF-8
  *            NUMBER and STRING: imm < 28 is the byte length, imm 28/29/30 means
  *            a 1/2/4-byte little-endian length follows (the fewest that hold it)
+ *            STRING imm 31 is a string reference (version 3): a 4-byte
+ *            little-endian distance back to an earlier STRING value (not a key,
+ *            not a reference) whose text this value is; fj_text follows it
  *   ARRAY    imm bits 0-1: width class w (0 empty, 1: 1 byte, 2: 2 bytes, 3: 4 bytes),
  *   OBJECT   bit 2: key index present (objects with more than FJ_KEY_INDEX_MIN
- *            members); then payload size and member count, w bytes each; then
+ *            members); bit 3: some string reference inside points before the
+ *            container (version 3; clear: the container is self-contained, a
+ *            copy of its bytes is a whole value); then payload size and member count, w bytes each; then
  *            the payload: the members (objects: key STRING, value, key, value,
  *            ...) and, if present, the key index: one fingerprint byte per
  *            member (fj_key_fingerprint of its key), then one w-byte offset per
@@ -30,8 +35,10 @@
  *            match is the operative (last) one.
  *
  * Every encoding is the shortest one possible, so a document has exactly one
- * tape; the validator enforces that. All multi-byte fields are unaligned
- * little-endian, read with memcpy.
+ * tape up to string references: whether a repeated string is written again
+ * or as a reference is the writer's choice (the parser references strings of
+ * FJ_REF_MIN_LEN bytes or more that it has seen). The validator enforces the
+ * rest. All multi-byte fields are unaligned little-endian, read with memcpy.
  */
 #ifndef FJ_TAPE_H
 #define FJ_TAPE_H
@@ -45,8 +52,19 @@
 #error "fastjson's tape code assumes a little-endian CPU"
 #endif
 
-#define FJ_TAPE_VERSION 2
+#define FJ_TAPE_VERSION 3		/* what this build writes */
+#define FJ_TAPE_VERSION_MIN 2	/* the oldest it reads: 2 is 3 without references and flags */
 #define FJ_TAPE_HEADER 2		/* version byte, flags byte */
+
+/* Flags byte: the root is a non-empty object without a key index whose keys are all distinct. */
+#define FJ_FLAG_DISTINCT_ROOT_KEYS 1
+
+/* Whether this build reads tapes of version byte v. */
+static inline bool
+fj_tape_version_readable(uint8_t v)
+{
+	return v >= FJ_TAPE_VERSION_MIN && v <= FJ_TAPE_VERSION;
+}
 
 enum fj_type
 {
@@ -76,6 +94,10 @@ enum fj_literal
 #define FJ_KEY_INDEX_MIN 8		/* objects with more members carry a key index */
 #define FJ_KEY_INDEX_FRONT_MAX 64	/* larger key indexes follow the members */
 #define FJ_CONTAINER_INDEXED 4	/* imm bit: key index present */
+#define FJ_CONTAINER_REFS_OUT 8	/* imm bit: a string reference inside points before the container */
+#define FJ_STRING_REF 0x9f		/* FJ_TAG(FJ_STRING, 31): a string reference */
+#define FJ_REF_SIZE 5			/* its tag and 4-byte distance */
+#define FJ_REF_MIN_LEN 256		/* strings the parser may write as references */
 #define FJ_MAX_TEXT_LEN 0x3fffffffu /* longest string or number text */
 #define FJ_PACKED_MAX 40		/* longest number text stored PACKED */
 #define FJ_NUMBER_TEXT_BUF 48	/* room fj_number_text may write (8-byte blocks) */
@@ -155,11 +177,25 @@ fj_len_extra(uint8_t tag)
 	return imm <= FJ_LEN_INLINE_MAX ? 0 : extra[imm - 28];
 }
 
-/* Length of a NUMBER/STRING value's text; *text gets a pointer to it. */
+/* The STRING value a string reference stands for (v itself if it is not one). */
+static inline const uint8_t *
+fj_deref(const uint8_t *v)
+{
+	return v[0] == FJ_STRING_REF ? v - fj_load32(v + 1) : v;
+}
+
+/*
+ * Length of a NUMBER/STRING value's text; *text gets a pointer to it. A
+ * string reference gives the text of the string it refers to: the text does
+ * not end where the value does (fj_value_size gives that).
+ */
 static inline uint32_t
 fj_text(const uint8_t *v, const uint8_t **text)
 {
-	unsigned	imm = FJ_IMM(v[0]);
+	unsigned	imm;
+
+	v = fj_deref(v);
+	imm = FJ_IMM(v[0]);
 
 	if (imm <= FJ_LEN_INLINE_MAX)
 	{
@@ -370,8 +406,11 @@ fj_value_size(const uint8_t *v)
 		case FJ_STRING:
 			{
 				const uint8_t *text;
-				uint32_t	len = fj_text(v, &text);
+				uint32_t	len;
 
+				if (tag == FJ_STRING_REF)
+					return FJ_REF_SIZE;
+				len = fj_text(v, &text);
 				return (size_t) (text - v) + len;
 			}
 		case FJ_PACKED:
@@ -385,6 +424,29 @@ fj_value_size(const uint8_t *v)
 			return 1 + 2 * (size_t) fj_container_width(tag) + fj_container_size(v);
 	}
 }
+
+/*
+ * Whether the bytes of value v are the whole value: no string reference in
+ * it points before it (a copy of fj_value_size(v) bytes is then a valid
+ * value anywhere). False for a string reference and for a container with
+ * FJ_CONTAINER_REFS_OUT.
+ */
+static inline bool
+fj_value_self_contained(const uint8_t *v)
+{
+	uint8_t		tag = v[0];
+
+	if (FJ_TYPE(tag) == FJ_ARRAY || FJ_TYPE(tag) == FJ_OBJECT)
+		return !(FJ_IMM(tag) & FJ_CONTAINER_REFS_OUT);
+	return tag != FJ_STRING_REF;
+}
+
+/*
+ * The flags byte a tape with this root has (FJ_FLAG_DISTINCT_ROOT_KEYS when
+ * the root is an object of 1 to FJ_KEY_INDEX_MIN members whose keys differ).
+ * Every writer of a tape sets it so; the validator checks it.
+ */
+uint8_t		fj_root_flags(const uint8_t *root);
 
 /* ------------------------------------------------------ packed numbers */
 
@@ -752,6 +814,8 @@ const uint8_t *fj_array_get(const uint8_t *arr, int64_t i);
  * present (a prefix of a stored value): FJ_FOUND with the whole value in
  * *value, FJ_ABSENT, or FJ_MORE when bytes beyond avail decide; then the
  * first *need bytes (more than avail, at most the container's size) do.
+ * distinct: the object's keys are known to differ (FJ_FLAG_DISTINCT_ROOT_KEYS
+ * of a root), so the first match is the operative one.
  */
 typedef enum fj_found
 {
@@ -761,7 +825,7 @@ typedef enum fj_found
 } fj_found;
 
 fj_found	fj_object_get_prefix(const uint8_t *obj, size_t avail, const char *key, size_t len,
-								 const uint8_t **value, size_t *need);
+								 bool distinct, const uint8_t **value, size_t *need);
 fj_found	fj_array_get_prefix(const uint8_t *arr, size_t avail, int64_t i,
 								const uint8_t **value, size_t *need);
 

@@ -156,6 +156,7 @@ fj_builder_init(fj_builder *b, const fj_allocator *a, size_t prefix)
 {
 	memset(b, 0, sizeof(*b));
 	b->a = a ? a : &fj_malloc_allocator;
+	b->prefix = prefix;
 	if (builder_reserve(b, prefix + FJ_TAPE_HEADER + 64))
 	{
 		b->buf.len = prefix;
@@ -279,8 +280,9 @@ fj_builder_key(fj_builder *b, const char *key, size_t len)
 	b->want_key = false;
 }
 
-void
-fj_builder_value(fj_builder *b, const uint8_t *v)
+/* Copy the bytes of a self-contained value. */
+static void
+builder_copy(fj_builder *b, const uint8_t *v)
 {
 	size_t		n = fj_value_size(v);
 
@@ -288,6 +290,104 @@ fj_builder_value(fj_builder *b, const uint8_t *v)
 		return;
 	memcpy(b->buf.data + b->buf.len, v, n);
 	b->buf.len += n;
+}
+
+static void builder_string(fj_builder *b, const char *s, size_t len);
+
+/*
+ * Copy a value that is not self-contained: its containers are opened and
+ * closed anew, their self-contained members copied as bytes, and each
+ * reference that is not inside such a member written as its string. No
+ * recursion: the containers being copied are on an explicit stack.
+ */
+static void
+builder_copy_resolving(fj_builder *b, const uint8_t *v)
+{
+	typedef struct
+	{
+		const uint8_t *members_end; /* where its members stop */
+		const uint8_t *end;		/* where it stops (after a trailing key index) */
+		bool		object;
+	} level;
+	level		local[32];
+	level	   *stack = local;
+	uint32_t	depth = 0,
+				cap = 32;
+
+	for (;;)
+	{
+		/* the value at v */
+		if (fj_value_self_contained(v) &&
+			(!b->expand_refs || !(FJ_TYPE(v[0]) == FJ_ARRAY || FJ_TYPE(v[0]) == FJ_OBJECT) ||
+			 fj_container_count(v) == 0))
+		{
+			builder_copy(b, v);
+			v += fj_value_size(v);
+		}
+		else if (v[0] == FJ_STRING_REF)
+		{
+			const uint8_t *text;
+			uint32_t	len = fj_text(v, &text);
+
+			builder_string(b, (const char *) text, len);
+			v += FJ_REF_SIZE;
+		}
+		else
+		{
+			/* a container with a reference that points out of it (or any, expand_refs): it has members */
+			if (depth == cap)
+			{
+				level	   *bigger = b->a->alloc(b->a->ctx, 2 * (size_t) cap * sizeof(level));
+
+				if (!bigger)
+				{
+					b->error = FJ_ERR_NOMEM;
+					break;
+				}
+				memcpy(bigger, stack, depth * sizeof(level));
+				if (stack != local)
+					b->a->release(b->a->ctx, stack);
+				stack = bigger;
+				cap *= 2;
+			}
+			stack[depth].members_end = fj_container_members_end(v);
+			stack[depth].end = v + fj_value_size(v);
+			stack[depth].object = FJ_TYPE(v[0]) == FJ_OBJECT;
+			builder_begin(b, stack[depth].object ? FJ_OBJECT : FJ_ARRAY);
+			v = fj_container_members(v);
+			depth++;
+			goto member;
+		}
+		/* close the containers that ended, then on to the next member */
+		while (depth > 0 && v == stack[depth - 1].members_end)
+		{
+			fj_builder_end(b);
+			v = stack[--depth].end;
+		}
+		if (depth == 0 || b->error != FJ_OK)
+			break;
+member:
+		if (stack[depth - 1].object)
+		{
+			/* keys are never references */
+			const uint8_t *key;
+			uint32_t	klen = fj_text(v, &key);
+
+			fj_builder_key(b, (const char *) key, klen);
+			v = key + klen;
+		}
+	}
+	if (stack != local)
+		b->a->release(b->a->ctx, stack);
+}
+
+void
+fj_builder_value(fj_builder *b, const uint8_t *v)
+{
+	if (fj_value_self_contained(v) && !b->expand_refs)
+		builder_copy(b, v);
+	else
+		builder_copy_resolving(b, v);
 }
 
 void
@@ -391,6 +491,7 @@ fj_builder_finish(fj_builder *b, fj_buf *out)
 		out->len = out->cap = 0;
 		return rc;
 	}
+	b->buf.data[b->prefix + 1] = fj_root_flags(b->buf.data + b->prefix + FJ_TAPE_HEADER);
 	*out = b->buf;
 	return FJ_OK;
 }

@@ -1,8 +1,10 @@
 /*
  * tape_builder.h — build a tape value by value: for functions that make new
  * documents (editing, construction, aggregation, CBOR decoding). Values and
- * whole subtrees of existing tapes are copied in as they are (subtrees are
- * position-independent). Errors are sticky: check fj_builder_finish's result.
+ * whole subtrees of existing tapes are copied in as they are when they are
+ * self-contained (fj_value_self_contained); string references that point out
+ * of a copied value are written as the strings they stand for. Errors are
+ * sticky: check fj_builder_finish's result.
  */
 #ifndef FJ_TAPE_BUILDER_H
 #define FJ_TAPE_BUILDER_H
@@ -22,6 +24,7 @@ typedef struct fj_builder
 {
 	const fj_allocator *a;
 	fj_buf		buf;			/* prefix, tape header, values so far */
+	size_t		prefix;			/* bytes before the tape header */
 	fj_builder_frame *frames;
 	uint32_t	depth,
 				frames_cap;
@@ -33,6 +36,7 @@ typedef struct fj_builder
 	fj_code		error;
 	bool		want_key;		/* an object member's key comes next */
 	bool		root_done;
+	bool		expand_refs;	/* fj_builder_value writes every string reference as its string */
 } fj_builder;
 
 /* Start a tape after prefix reserved bytes (a varlena header, say). */
@@ -43,7 +47,11 @@ void		fj_builder_begin_object(fj_builder *b);
 void		fj_builder_end(fj_builder *b);
 /* The key of the next object member (valid UTF-8). */
 void		fj_builder_key(fj_builder *b, const char *key, size_t len);
-/* Copy a value (scalar or whole container) of a valid tape. */
+/*
+ * Copy a value (scalar or whole container) of a valid tape: its bytes when
+ * it is self-contained, else container by container down to the references
+ * that point out of it, which become strings.
+ */
 void		fj_builder_value(fj_builder *b, const uint8_t *v);
 void		fj_builder_null(fj_builder *b);
 void		fj_builder_bool(fj_builder *b, bool v);

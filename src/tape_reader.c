@@ -48,7 +48,7 @@ value_head_size(uint8_t tag)
 			return 1;			/* an integer's width is in its tag */
 		case FJ_NUMBER:
 		case FJ_STRING:
-			return 1 + fj_len_extra(tag);
+			return tag == FJ_STRING_REF ? FJ_REF_SIZE : 1 + fj_len_extra(tag);
 		case FJ_PACKED:
 			return FJ_IMM(tag) <= FJ_LEN_INLINE_MAX ? 1 : 2;
 		default:
@@ -149,9 +149,13 @@ indexed_get(const uint8_t *obj, size_t avail, const char *key, size_t len,
 	return FJ_ABSENT;
 }
 
-/* The member of obj named key[0..len), the last of duplicates, in the first avail bytes. */
+/*
+ * The member of obj named key[0..len), the last of duplicates, in the first
+ * avail bytes. With distinct (the object's keys are known to differ) a small
+ * object's scan stops at the first match.
+ */
 static inline __attribute__((always_inline)) fj_found
-object_get(const uint8_t *obj, size_t avail, const char *key, size_t len,
+object_get(const uint8_t *obj, size_t avail, const char *key, size_t len, bool distinct,
 		   const uint8_t **value, size_t *need)
 {
 	size_t		p,
@@ -175,7 +179,11 @@ object_get(const uint8_t *obj, size_t avail, const char *key, size_t len,
 		if (r == FJ_MORE)
 			return r;
 		if (r == FJ_FOUND)
+		{
 			found = vat;
+			if (distinct)
+				break;
+		}
 		HAVE(vat + 1);
 		HAVE(vat + value_head_size(obj[vat]));
 		p = vat + fj_value_size(obj + vat);
@@ -217,7 +225,7 @@ fj_object_get(const uint8_t *obj, const char *key, size_t len)
 	const uint8_t *value;
 	size_t		need;
 
-	return object_get(obj, SIZE_MAX, key, len, &value, &need) == FJ_FOUND ? value : NULL;
+	return object_get(obj, SIZE_MAX, key, len, false, &value, &need) == FJ_FOUND ? value : NULL;
 }
 
 const uint8_t *
@@ -230,14 +238,42 @@ fj_array_get(const uint8_t *arr, int64_t i)
 }
 
 fj_found
-fj_object_get_prefix(const uint8_t *obj, size_t avail, const char *key, size_t len,
+fj_object_get_prefix(const uint8_t *obj, size_t avail, const char *key, size_t len, bool distinct,
 					 const uint8_t **value, size_t *need)
 {
-	return object_get(obj, avail, key, len, value, need);
+	return object_get(obj, avail, key, len, distinct, value, need);
 }
 
 fj_found
 fj_array_get_prefix(const uint8_t *arr, size_t avail, int64_t i, const uint8_t **value, size_t *need)
 {
 	return array_get(arr, avail, i, value, need);
+}
+
+uint8_t
+fj_root_flags(const uint8_t *root)
+{
+	const uint8_t *p,
+			   *end,
+			   *keys[FJ_KEY_INDEX_MIN];
+	uint32_t	lens[FJ_KEY_INDEX_MIN];
+	uint32_t	n = 0,
+				i;
+
+	if (FJ_TYPE(root[0]) != FJ_OBJECT || (FJ_IMM(root[0]) & FJ_CONTAINER_INDEXED) ||
+		fj_container_count(root) == 0)
+		return 0;
+	p = fj_container_members(root);
+	end = fj_container_members_end(root);
+	while (p < end && n < FJ_KEY_INDEX_MIN)
+	{
+		lens[n] = fj_text(p, &keys[n]);
+		p = keys[n] + lens[n];
+		p += fj_value_size(p);
+		for (i = 0; i < n; i++)
+			if (lens[i] == lens[n] && memcmp(keys[i], keys[n], lens[n]) == 0)
+				return 0;
+		n++;
+	}
+	return FJ_FLAG_DISTINCT_ROOT_KEYS;
 }

@@ -4,6 +4,13 @@
  * UTF-8 sequence and number text, and that every encoding is the canonical
  * (shortest) one the parser would write. Never reads outside the buffer;
  * containers are walked with an explicit stack, not recursion.
+ *
+ * Version 3 adds string references and two flags (doc/format.md §3.7): a
+ * reference must point back at the start of an earlier STRING value that is
+ * neither a key nor a reference (a bitmap marks where those start), every
+ * container's FJ_CONTAINER_REFS_OUT bit must say exactly whether a reference
+ * inside it points before it, and the flags byte must be fj_root_flags of the
+ * root. Version 2 tapes have none of these.
  */
 #include "fj_core.h"
 #include "tape.h"
@@ -25,6 +32,7 @@ typedef struct vframe
 	bool		object;
 	bool		want_key;		/* objects: a key comes next */
 	bool		indexed;
+	bool		refs_out;		/* a reference inside points before hdr */
 } vframe;
 
 typedef struct vstate
@@ -36,6 +44,7 @@ typedef struct vstate
 	uint32_t   *offsets;		/* member offsets of the open indexed objects */
 	size_t		noffsets,
 				offsets_cap;
+	uint8_t    *strings;		/* version 3: a bit per tape byte, set where a string value starts */
 } vstate;
 
 /* Grow an array of n elements of size sz to hold at least one more. */
@@ -96,6 +105,7 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 	const uint8_t *p = tape;
 	const uint8_t *limit = tape + len;
 	fj_code		rc = FJ_OK;
+	uint8_t		version;
 
 	err->code = FJ_OK;
 	err->message = NULL;
@@ -106,13 +116,21 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 		max_depth = FJ_DEFAULT_MAX_DEPTH;
 	if (len < FJ_TAPE_HEADER + 1)
 		return BAD("Tape is too short.");
-	if (tape[0] != FJ_TAPE_VERSION)
+	if (!fj_tape_version_readable(tape[0]))
 		return BAD("Unsupported tape version.");
-	if (tape[1] != 0)
+	version = tape[0];
+	if (tape[1] & ~(version >= 3 ? FJ_FLAG_DISTINCT_ROOT_KEYS : 0))
 		return BAD("Reserved header bits are set.");
 	p = tape + FJ_TAPE_HEADER;
 	memset(&st, 0, sizeof(st));
 	st.a = a;
+	if (version >= 3)
+	{
+		st.strings = a->alloc(a->ctx, len / 8 + 1);
+		if (!st.strings)
+			return fj_fail(err, FJ_ERR_NOMEM, FJ_MSG_NOMEM, 0);
+		memset(st.strings, 0, len / 8 + 1);
+	}
 
 	for (;;)
 	{
@@ -180,6 +198,41 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 					uint64_t	n;
 					bool		int64 = false;
 
+					if (tag == FJ_STRING_REF)
+					{
+						uint32_t	dist;
+						size_t		target;
+						size_t		k;
+
+						if (version < 3)
+						{
+							rc = BAD("Unknown length width.");
+							goto out;
+						}
+						if (top && top->object && top->want_key)
+						{
+							rc = BAD("Object key is a string reference.");
+							goto out;
+						}
+						if ((size_t) (vlimit - p) < FJ_REF_SIZE)
+						{
+							rc = BAD("String reference is truncated.");
+							goto out;
+						}
+						dist = fj_load32(p + 1);
+						target = (size_t) (p - tape) - dist;
+						if (dist == 0 || dist > (size_t) (p - tape) ||
+							!(st.strings[target / 8] & (1u << (target % 8))))
+						{
+							rc = BAD("String reference does not point at an earlier string value.");
+							goto out;
+						}
+						/* the containers it points out of */
+						for (k = st.nframes; k > 0 && st.frames[k - 1].hdr > target; k--)
+							st.frames[k - 1].refs_out = true;
+						p += FJ_REF_SIZE;
+						break;
+					}
 					if (imm == 31)
 					{
 						rc = BAD("Unknown length width.");
@@ -210,6 +263,9 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 										 (size_t) (p - tape));
 							goto out;
 						}
+						/* a value (not a key) that a later reference may point at */
+						if (st.strings && !(top && top->object && top->want_key))
+							st.strings[(size_t) (p - tape) / 8] |= (uint8_t) (1u << ((size_t) (p - tape) % 8));
 					}
 					else if (!fj_number_parse(p + 1 + extra, n, &int64, NULL))
 					{
@@ -296,7 +352,7 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 								lead;
 					vframe	   *f;
 
-					if (imm & 0x18 || (indexed && type != FJ_OBJECT))
+					if (imm & (version >= 3 ? 0x10 : 0x18) || (indexed && type != FJ_OBJECT))
 					{
 						rc = BAD("Reserved container bits are set.");
 						goto out;
@@ -308,9 +364,9 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 					}
 					if (w == 0)
 					{
-						if (indexed)
+						if (indexed || (imm & FJ_CONTAINER_REFS_OUT))
 						{
-							rc = BAD("Empty container has a key index.");
+							rc = BAD("Empty container has a key index or references.");
 							goto out;
 						}
 						p++;
@@ -366,6 +422,7 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 					f->object = type == FJ_OBJECT;
 					f->want_key = f->object;
 					f->indexed = indexed;
+					f->refs_out = false;
 					f->offsets_base = st.noffsets;
 					p = tape + f->members;
 					if (f->indexed)
@@ -393,6 +450,11 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 			{
 				if (p != limit)
 					rc = BAD("Trailing bytes after the value.");
+				else if (version >= 3 && tape[1] != fj_root_flags(tape + FJ_TAPE_HEADER))
+				{
+					p = tape + 1;
+					rc = BAD("Flags byte does not match the root.");
+				}
 				goto out;
 			}
 			f = &st.frames[st.nframes - 1];
@@ -433,11 +495,19 @@ fj_validate_tape(const uint8_t *tape, size_t len, uint32_t max_depth,
 					goto out;
 				st.noffsets = f->offsets_base;
 			}
+			if (f->refs_out != ((tape[f->hdr] & FJ_CONTAINER_REFS_OUT) != 0))
+			{
+				p = tape + f->hdr;
+				rc = BAD("Container's reference bit does not match its references.");
+				goto out;
+			}
 			p = tape + f->end;
 			st.nframes--;
 		}
 	}
 out:
+	if (st.strings)
+		a->release(a->ctx, st.strings);
 	if (st.frames)
 		a->release(a->ctx, st.frames);
 	if (st.offsets)

@@ -208,7 +208,8 @@ write_scalar(uint8_t *d, const uint8_t *v, const uint8_t **next, const uint8_t *
 			return d + len;
 		default:
 			len = fj_text(v, &text);
-			*next = text + len;
+			/* a string reference's text is elsewhere, before it */
+			*next = tag == FJ_STRING_REF ? v + FJ_REF_SIZE : text + len;
 			return write_string(d, text, len, readable_end);
 	}
 }

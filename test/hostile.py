@@ -438,7 +438,7 @@ def section_c():
         if r < 2:
             payloads.append(("random", rand_bytes(rng.randint(0, 300))))
         elif r == 2:
-            payloads.append(("header+random", b"\x02\x00" + rand_bytes(rng.randint(0, 300))))
+            payloads.append(("header+random", rng.choice([b"\x02\x00", b"\x03\x00", b"\x03\x01"]) + rand_bytes(rng.randint(0, 300))))
         else:
             payloads.append(mutate(rng.choice(tapes)))
     # the unmutated tapes must all be accepted
@@ -472,7 +472,9 @@ def section_c():
         violation(f"fuzz_sink holds {len(rows)} rows, {len(accepted)} payloads were accepted")
     bad = 0
     for p, (stored, reparsed) in zip(accepted, rows):
-        if stored != p or reparsed != p:
+        # A version 2 tape (still read) comes back from its text as version 3,
+        # with the flags byte set: the same from the root on.
+        if stored != p or not (reparsed == p or (p[0] == 2 and reparsed[0] == 3 and reparsed[2:] == p[2:])):
             bad += 1
             violation(f"accepted payload {p.hex()} stored as {stored.hex()}, its text parses to {reparsed.hex()}")
     info(f"  {len(payloads)} payloads in {secs:.1f} s ({len(payloads) / secs:.0f} COPYs/s): "

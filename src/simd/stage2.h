@@ -17,6 +17,7 @@
 #define FJ_STAGE2_H
 
 #include "../tape.h"
+#include "../string_refs.h"
 
 #define FJ_TAPE_SLACK 72		/* spare bytes past the write position */
 #define FJ_ROOT_WIDE_GUESS (96 * 1024)	/* input bytes after it above which a container gets a wide header */
@@ -45,8 +46,16 @@ typedef struct fj_frame
 	uint32_t	count;			/* members so far */
 	uint8_t		type;			/* FJ_ARRAY or FJ_OBJECT */
 	uint8_t		slot;			/* its lead_guess slot: its position in its parent */
-	uint16_t	reserved;		/* bytes reserved at hdr: header and leading key index */
+	/*
+	 * Bytes reserved at hdr (header and leading key index), and FJ_REFS_OUT
+	 * once a string reference inside points before the container: kept in
+	 * one field so that the common close (exactly 3 bytes reserved, no
+	 * reference) tests one thing.
+	 */
+	uint16_t	reserved;
 } fj_frame;
+
+#define FJ_REFS_OUT 0x8000		/* fj_frame.reserved: a reference points out of the container */
 
 #define FJ_GUESS_SLOTS 16		/* positions in the parent told apart by lead_guess */
 
@@ -74,6 +83,9 @@ typedef struct fj_stage2
 	 * previous record's, and a right guess means nothing moves at close.
 	 */
 	uint16_t	lead_guess[FJ_GUESS_DEPTH][FJ_GUESS_SLOTS][2];
+
+	/* long string values seen so far, for string references */
+	fj_string_refs refs;
 } fj_stage2;
 
 /*
@@ -592,19 +604,20 @@ stage2_close(fj_stage2 *p, fj_frame *f, uint32_t depth)
 	fj_code		rc;
 	uint32_t   *keys = NULL;
 	bool		indexed = f->type == FJ_OBJECT && f->count > FJ_KEY_INDEX_MIN;
+	unsigned	reserved = f->reserved & ~FJ_REFS_OUT;
 	uint8_t    *hdr;
 
 	/* the key index, and the header sliding up when it needs more than was reserved */
 	if ((rc = stage2_reserve(p, (indexed ? fj_key_index_size(f->count, 4) : 0) + 8 +
-							 (f->reserved < FJ_CONTAINER_HEADER_MAX ?
-							  FJ_CONTAINER_HEADER_MAX - f->reserved : 0))) != FJ_OK)
+							 (reserved < FJ_CONTAINER_HEADER_MAX ?
+							  FJ_CONTAINER_HEADER_MAX - reserved : 0))) != FJ_OK)
 		return rc;
 	if (f->type == FJ_OBJECT)
 	{
 		p->nkeys -= f->count;
 		if (indexed)
 		{
-			uint32_t	members = f->hdr + f->reserved;
+			uint32_t	members = f->hdr + reserved;
 			uint32_t	i;
 
 			keys = p->keys + p->nkeys;
@@ -613,10 +626,43 @@ stage2_close(fj_stage2 *p, fj_frame *f, uint32_t depth)
 		}
 	}
 	hdr = p->out->data + f->hdr;
-	p->wp = fj_close_container_reserved(hdr, f->reserved, p->wp, f->count, (int) f->type, keys);
-	if (f->count && depth < FJ_GUESS_DEPTH)
-		p->lead_guess[depth][f->slot][f->type == FJ_OBJECT] = (uint16_t) (fj_container_members(hdr) - hdr);
+	p->wp = fj_close_container_reserved(hdr, reserved, p->wp, f->count, (int) f->type, keys);
+	if (f->reserved & FJ_REFS_OUT)
+		hdr[0] |= FJ_CONTAINER_REFS_OUT;
+	if (f->count)
+	{
+		uint16_t	lead = (uint16_t) (fj_container_members(hdr) - hdr);
+
+		if (depth < FJ_GUESS_DEPTH)
+			p->lead_guess[depth][f->slot][f->type == FJ_OBJECT] = lead;
+		/* the members moved: so did the strings and references among them */
+		if (lead != reserved && (p->refs.nstrings || p->refs.nrefs))
+			fj_refs_moved(&p->refs, p->out->data, f->hdr + reserved, (int32_t) lead - (int32_t) reserved);
+	}
 	return FJ_OK;
+}
+
+/*
+ * The string value just written at tape offset at (FJ_REF_MIN_LEN bytes or
+ * more): when an equal string value came before, write it as a reference to
+ * that one instead, and mark the open containers that the reference points
+ * out of (stack[0..depth)). Out of line: long strings are the rare case.
+ */
+static __attribute__((noinline)) void
+stage2_string_ref(fj_stage2 *p, uint32_t at, fj_frame *stack, uint32_t depth)
+{
+	uint8_t    *base = p->out->data;
+	uint32_t	target = fj_refs_find(&p->refs, base, at);
+	uint32_t	dist;
+
+	if (target == FJ_REFS_NONE || !fj_refs_note(&p->refs, at))
+		return;
+	dist = at - target;
+	base[at] = FJ_STRING_REF;
+	memcpy(base + at + 1, &dist, 4);
+	p->wp = base + at + FJ_REF_SIZE;
+	while (depth > 0 && stack[depth - 1].hdr > target)
+		stack[--depth].reserved |= FJ_REFS_OUT;
 }
 
 /*
@@ -692,11 +738,12 @@ stage2_parse(fj_stage2 *p)
 	/*
 	 * The string whose opening quote is at i (a value or a key): its closing
 	 * quote is the next position; a short one without escapes in one copy,
-	 * and, if medium is true, one of up to 255 bytes without escapes through
+	 * and, if value is true, one of up to 255 bytes without escapes through
 	 * stage2_medium_string (only for values: adding it to the key path made
-	 * number-heavy input 4-5 % slower). Leaves i at the closing quote.
+	 * number-heavy input 4-5 % slower), and a value of FJ_REF_MIN_LEN bytes or
+	 * more through stage2_string_ref. Leaves i at the closing quote.
 	 */
-#define STRING(medium) do { \
+#define STRING(value) do { \
 		uint32_t	q_ = i; \
 		size_t		n_; \
 		uint8_t    *w_; \
@@ -715,12 +762,25 @@ stage2_parse(fj_stage2 *p)
 			wp[0] = FJ_TAG(FJ_STRING, n_); \
 			wp += 1 + n_; \
 		} \
-		else if ((medium) && n_ > FJ_LEN_INLINE_MAX && n_ <= 0xff && \
-				 (size_t) (limit - wp) >= n_ + 2 && \
-				 (w_ = stage2_medium_string(wp, buf + q_ + 1, n_, input_end)) != NULL) \
-			wp = w_; \
 		else \
-			CALL(stage2_string(p, q_, i)); \
+		{ \
+			uint32_t	at_ = (uint32_t) (wp - base); \
+			\
+			if ((value) && n_ > FJ_LEN_INLINE_MAX && n_ <= 0xff && \
+				(size_t) (limit - wp) >= n_ + 2 && \
+				(w_ = stage2_medium_string(wp, buf + q_ + 1, n_, input_end)) != NULL) \
+				wp = w_; \
+			else \
+				CALL(stage2_string(p, q_, i)); \
+			/* FJ_REF_MIN_LEN bytes or more (escapes may have made it shorter) */ \
+			if ((value) && (size_t) (wp - base) - at_ >= FJ_REF_MIN_LEN + 2 && at_ >= p->refs.from && \
+				!p->refs.off) \
+			{ \
+				SYNC(); \
+				stage2_string_ref(p, at_, stack, depth); \
+				LOAD(); \
+			} \
+		} \
 	} while (0)
 
 	NEXT();
@@ -923,7 +983,8 @@ kernel_parse(const uint8_t *json, size_t len, const fj_parse_options *opt,
 	size_t		cap;
 	fj_code		rc;
 
-	memset(&p, 0, sizeof(p));
+	/* all but the string memory, whose local arrays need no clearing (fj_refs_init) */
+	memset(&p, 0, offsetof(fj_stage2, refs));
 	p.s1.buf = json;
 	p.s1.len = len;
 	p.s1.error_at = SIZE_MAX;
@@ -935,6 +996,8 @@ kernel_parse(const uint8_t *json, size_t len, const fj_parse_options *opt,
 	p.max_size = opt->max_size;
 	p.keys = p.keys_local;
 	p.keys_cap = sizeof(p.keys_local) / sizeof(p.keys_local[0]);
+	fj_refs_init(&p.refs, opt->alloc);
+	p.refs.from = (uint32_t) (opt->prefix + FJ_REFS_FROM);
 
 	/*
 	 * The index holds a sixth of a window's bytes (JSON rarely has more
@@ -966,8 +1029,10 @@ kernel_parse(const uint8_t *json, size_t len, const fj_parse_options *opt,
 		rc = stage2_parse(&p);
 	}
 	opt->alloc->release(opt->alloc->ctx, p.s1.idx);
+	fj_refs_release(&p.refs);
 	if (rc == FJ_OK)
 	{
+		out->data[opt->prefix + 1] = fj_root_flags(out->data + opt->prefix + FJ_TAPE_HEADER);
 		out->len = (size_t) (p.wp - out->data);
 		if (p.max_size && out->len > p.max_size)
 			rc = fj_fail(err, FJ_ERR_TOO_BIG, FJ_MSG_TOO_BIG, len);

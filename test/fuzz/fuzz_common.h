@@ -20,6 +20,7 @@
 
 #include "../../src/fj_core.h"
 #include "../../src/tape.h"
+#include "../../src/tape_builder.h"
 
 /* ------------------------------------------------------------- failures */
 
@@ -252,6 +253,25 @@ fz_init_kernels(void)
 }
 
 /* -------------------------------------------------------------- readers */
+
+/*
+ * A copy of the valid tape at t with every string reference written as its
+ * string (version 3, flags set): where references are placed is the writer's
+ * choice, so tapes are compared without them.
+ */
+static fj_buf
+fz_expanded(const uint8_t *t, const fj_allocator *a)
+{
+	fj_builder	b;
+	fj_buf		out;
+
+	fj_builder_init(&b, a, 0);
+	b.expand_refs = true;
+	fj_builder_value(&b, t + FJ_TAPE_HEADER);
+	if (fj_builder_finish(&b, &out) != FJ_OK)
+		fz_fail("the builder cannot copy a valid tape");
+	return out;
+}
 
 /* The value after an object member's key at k. */
 static inline const uint8_t *
