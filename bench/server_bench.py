@@ -607,6 +607,17 @@ QUERIES_DESIGN = (
 
 EVENT_LOGS = {"design": ("dl", QUERIES_DESIGN), "generated": ("ev", QUERIES_GENERATED)}
 
+# DESIGN §4's event-log anchors (its 2-core Zen 4, PostgreSQL 15.20; 100,000 real documents,
+# 198 MB): COPY s, table MB, and query s by the query keys above ("text_out" is its "full
+# text out" column). The report sets the design log's figures beside them.
+DESIGN_EVENT_ANCHORS = {
+    "copy_s": {"text": 2.67, "json": 3.03, "jsonb": 4.58},
+    "table_mb": {"text": 108, "json": 108, "jsonb": 127},
+    "query_s": {"text": {"text_out": 0.41},
+                "json": {"filter": 1.02, "nested": 0.84, "bigint": 0.57, "text_out": 0.30},
+                "jsonb": {"filter": 0.32, "nested": 0.20, "bigint": 0.15, "text_out": 0.62}},
+}
+
 
 def normalize_result(key, rows):
     """A comparable form of a query result (counts/sums; groups as sorted pairs or counts)."""
@@ -630,6 +641,8 @@ def cmd_eventlog(args):
            "file_bytes": os.path.getsize(args.file) if os.path.exists(args.file) else None,
            "reps": args.reps, "query_reps": args.query_reps, "lz4": lz4, "features": feat, "copy": {}, "sizes": {}, "queries": {},
            "checks": {}, "problems": problems}
+    if args.log == "design":
+        out["design_anchors"] = DESIGN_EVENT_ANCHORS
     if args.summary:
         try:
             with open(args.summary) as f:
