@@ -706,7 +706,9 @@ class Report:
                  "documents, 198 MB), not measured here; this run: best (median), pglz tables; here / DESIGN of the "
                  "best. DESIGN does not give its queries or say whether its MB are 10⁶ or 2²⁰ bytes (MB = 10⁶ here). "
                  "The queries here: `->>` filter = `filter`, `#>>` nested = `nested` (tweets' user.screen_name), "
-                 "`->>` to bigint = `bigint`, full text out = `text_out` (`sum(octet_length(doc::text))`)." +
+                 "`->>` to bigint = `bigint`, full text out = `text_out` (`sum(octet_length(doc::text))`, in "
+                 "which text and json do not even detoast the value, so those two rows need not match DESIGN's, "
+                 "whose statement is not given)." +
                  ("" if e.get("rows_expected") == 100000 else
                   " **This run's log has %s rows, DESIGN's 100,000: the ratios say nothing here.**" %
                   fmt(e.get("rows_expected"))), "")
