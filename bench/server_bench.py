@@ -8,7 +8,9 @@ usage: server_bench.py COMMAND [options]     (connects through libpq's PG* envir
   corpus       section 2: fastjson_in/json_in/jsonb_in/fastjson_out/jsonb_out MB/s per
                corpus file, a detoast+copy baseline, datum sizes, plan checks
   eventlog     section 3: COPY of an NDJSON event log into text/json/jsonb/fastjson
-               columns (pglz, lz4), table sizes, queries
+               columns (pglz, lz4), table sizes, queries; --log design (DESIGN §4's log of
+               real documents, scripts/gen_design_events.py) or generated (scripts/gen_events.py)
+               picks the queries written for that log's fields
   cbor         section 4: fastjson_to_cbor / fastjson_from_cbor MB/s and the jsonb-based
                SQL conversion (bench/cbor_baseline.sql); n/a when not implemented
 
@@ -528,8 +530,10 @@ SERIAL = {"max_parallel_workers_per_gather": "0"}
 PARALLEL = {"max_parallel_workers_per_gather": "2", "parallel_setup_cost": "0",
             "parallel_tuple_cost": "0", "min_parallel_table_scan_size": "0"}
 
-# key, label, SQL ({t} = table), types, kind ("serial" | "parallel" | "copy"), needs feature
-QUERIES = (
+# key, label, SQL ({t} = table), types, kind ("serial" | "parallel" | "copy"), needs feature.
+# One set of queries per log (--log): the same keys mean the same family of query (the chart
+# and the targets compare them), each written for fields that log's documents have.
+QUERIES_GENERATED = (
     ("filter", "`->>` filter: `count(*) WHERE doc->>'type' = 'error'`",
      "SELECT count(*) FROM {t} WHERE doc->>'type' = 'error'",
      ("json", "jsonb", "fastjson"), "serial", None),
@@ -562,6 +566,58 @@ QUERIES = (
      ("json", "jsonb", "fastjson"), "parallel", None),
 )
 
+# DESIGN §4's log (scripts/gen_design_events.py): tweets, GitHub events and product rows.
+# Only GitHub events have "type", "actor" and "payload", only tweets "user"; every query
+# still reads every row (a missing key gives NULL), so each runs over all three kinds.
+QUERIES_DESIGN = (
+    ("filter", "`->>` filter: `count(*) WHERE doc->>'type' = 'PushEvent'`",
+     "SELECT count(*) FROM {t} WHERE doc->>'type' = 'PushEvent'",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("nested", "`#>>` nested (tweets): `count(*) WHERE doc #>> '{user,screen_name}' LIKE 'a%'`",
+     "SELECT count(*) FROM {t} WHERE (doc #>> '{user,screen_name}') LIKE 'a%'",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("nested_actor", "`#>>` nested (GitHub events): `count(*) WHERE doc #>> '{actor,login}' LIKE 'a%'`",
+     "SELECT count(*) FROM {t} WHERE (doc #>> '{actor,login}') LIKE 'a%'",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("arrow", "`->` then `->>`: `count(*) WHERE doc->'payload'->>'action' = 'started'`",
+     "SELECT count(*) FROM {t} WHERE doc->'payload'->>'action' = 'started'",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("bigint", "`->>` to bigint: `sum((doc->>'id')::bigint)` (tweets: numbers, GitHub events: strings of digits, products: none)",
+     "SELECT sum((doc->>'id')::bigint) FROM {t}",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("text_out", "full text output: `sum(octet_length(doc::text))`",
+     "SELECT sum(octet_length(doc::text)) FROM {t}",
+     TYPES, "serial", None),
+    ("copy_out", "full output as a client gets it: `COPY t TO '/dev/null'`",
+     "COPY {t} TO '/dev/null'",
+     TYPES, "serial", None),
+    ("contains", "`@>` filter: `count(*) WHERE doc @> '{\"type\":\"PushEvent\"}'`",
+     "SELECT count(*) FROM {t} WHERE doc @> '{\"type\":\"PushEvent\"}'",
+     ("jsonb", "fastjson"), "serial", "contains"),
+    ("group_text", "GROUP BY a text field: `doc->>'type', count(*) ... GROUP BY 1`",
+     "SELECT doc->>'type', count(*) FROM {t} GROUP BY 1",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("group_value", "GROUP BY a JSON value: `doc->'type', count(*) ... GROUP BY 1`",
+     "SELECT doc->'type', count(*) FROM {t} GROUP BY 1",
+     ("jsonb", "fastjson"), "serial", "group_by_value"),
+    ("parallel", "`->>` filter, parallel scan with 2 workers",
+     "SELECT count(*) FROM {t} WHERE doc->>'type' = 'PushEvent'",
+     ("json", "jsonb", "fastjson"), "parallel", None),
+)
+
+EVENT_LOGS = {"design": ("dl", QUERIES_DESIGN), "generated": ("ev", QUERIES_GENERATED)}
+
+# DESIGN §4's event-log anchors (its 2-core Zen 4, PostgreSQL 15.20; 100,000 real documents,
+# 198 MB): COPY s, table MB, and query s by the query keys above ("text_out" is its "full
+# text out" column). The report sets the design log's figures beside them.
+DESIGN_EVENT_ANCHORS = {
+    "copy_s": {"text": 2.67, "json": 3.03, "jsonb": 4.58},
+    "table_mb": {"text": 108, "json": 108, "jsonb": 127},
+    "query_s": {"text": {"text_out": 0.41},
+                "json": {"filter": 1.02, "nested": 0.84, "bigint": 0.57, "text_out": 0.30},
+                "jsonb": {"filter": 0.32, "nested": 0.20, "bigint": 0.15, "text_out": 0.62}},
+}
+
 
 def normalize_result(key, rows):
     """A comparable form of a query result (counts/sums; groups as sorted pairs or counts)."""
@@ -580,10 +636,20 @@ def cmd_eventlog(args):
     feat = features(db)
     lz4 = lz4_available(db)
     comps = ["pglz"] + (["lz4"] if lz4 else [])
-    out = {"rows_expected": args.rows, "file_bytes": os.path.getsize(args.file) if os.path.exists(args.file) else None,
+    prefix, queries = EVENT_LOGS[args.log]
+    out = {"log": args.log, "source": args.source, "rows_expected": args.rows,
+           "file_bytes": os.path.getsize(args.file) if os.path.exists(args.file) else None,
            "reps": args.reps, "query_reps": args.query_reps, "lz4": lz4, "features": feat, "copy": {}, "sizes": {}, "queries": {},
            "checks": {}, "problems": problems}
-    table = lambda comp, typ: "ev_%s_%s" % (comp, typ)
+    if args.log == "design":
+        out["design_anchors"] = DESIGN_EVENT_ANCHORS
+    if args.summary:
+        try:
+            with open(args.summary) as f:
+                out["source_summary"] = json.load(f)
+        except (OSError, ValueError) as e:
+            problems.append("%s log: could not read the generator's summary %s: %s" % (args.log, args.summary, e))
+    table = lambda comp, typ: "%s_%s_%s" % (prefix, comp, typ)
 
     # COPY: best of reps, the table recreated each time; repetitions interleave the types
     for comp in comps:
@@ -594,7 +660,7 @@ def cmd_eventlog(args):
                 if typ in failed:
                     continue
                 tab = table(comp, typ)
-                log("section 3: COPY %s (%s) run %d" % (typ, comp, rep + 1))
+                log("section 3, %s log: COPY %s (%s) run %d" % (args.log, typ, comp, rep + 1))
                 try:
                     db.run("DROP TABLE IF EXISTS %s" % tab)
                     db.run("CREATE TABLE %s (doc %s)" % (tab, typ))
@@ -605,10 +671,11 @@ def cmd_eventlog(args):
                                     what="COPY %s (%s)" % (typ, comp))
                     times[typ].append(t)
                     if n != args.rows:
-                        problems.append("COPY %s (%s) loaded %s rows, expected %d" % (typ, comp, n, args.rows))
+                        problems.append("COPY %s (%s, %s log) loaded %s rows, expected %d" % (
+                            typ, comp, args.log, n, args.rows))
                 except MeasureError as e:
                     failed[typ] = str(e)
-                    problems.append("COPY into a %s column (%s): %s" % (typ, comp, e))
+                    problems.append("COPY into a %s column (%s, %s log): %s" % (typ, comp, args.log, e))
         db.run("RESET default_toast_compression")
         out["copy"][comp] = {t: ({"error": failed[t]} if t in failed else summarize(times[t])) for t in TYPES}
         # sizes of the last load
@@ -628,10 +695,10 @@ def cmd_eventlog(args):
 
     # queries on the pglz tables
     loaded = [t for t in TYPES if "error" not in out["copy"]["pglz"][t]]
-    log("section 3: VACUUM ANALYZE")
+    log("section 3, %s log: VACUUM ANALYZE" % args.log)
     for typ in loaded:
         db.run("VACUUM ANALYZE %s" % table("pglz", typ))
-    for key, label, sql, types, kind, need in QUERIES:
+    for key, label, sql, types, kind, need in queries:
         q = {"label": label, "sql": sql.replace("{t}", "t"), "kind": kind, "types": {}}
         out["queries"][key] = q
         db.settings(PARALLEL if kind == "parallel" else SERIAL)
@@ -646,7 +713,7 @@ def cmd_eventlog(args):
                 q["types"][typ] = {"error": "table not loaded"}
                 continue
             stmt = sql.replace("{t}", table("pglz", typ))
-            what = "%s on %s" % (key, typ)
+            what = "%s on %s (%s log)" % (key, typ, args.log)
             log("section 3: %s" % what)
             rec = {}
             q["types"][typ] = rec
@@ -698,7 +765,7 @@ def cmd_eventlog(args):
         # results must agree across types
         results = {t: r["result"] for t, r in q["types"].items() if "result" in r and key != "text_out"}
         if len(set(json.dumps(v) for v in results.values())) > 1:
-            problems.append("%s: results differ between types: %s" % (key, json.dumps(results)[:400]))
+            problems.append("%s (%s log): results differ between types: %s" % (key, args.log, json.dumps(results)[:400]))
             q["agree"] = False
         elif results:
             q["agree"] = True
@@ -706,7 +773,8 @@ def cmd_eventlog(args):
     ser, par = out["queries"]["filter"]["types"], out["queries"]["parallel"]["types"]
     for typ in par:
         if "result" in par[typ] and "result" in ser.get(typ, {}) and par[typ]["result"] != ser[typ]["result"]:
-            problems.append("parallel filter on %s gives %s, serial gives %s" % (typ, par[typ]["result"], ser[typ]["result"]))
+            problems.append("parallel filter on %s (%s log) gives %s, serial gives %s" % (
+                typ, args.log, par[typ]["result"], ser[typ]["result"]))
 
     # whole-document check: X::fastjson::text::jsonb = X::jsonb for every row, by an
     # order-independent hash sum over both tables
@@ -716,10 +784,18 @@ def cmd_eventlog(args):
             b = db.one("SELECT sum(hashtext(doc::text)::numeric) FROM %s" % table("pglz", "jsonb"))
             out["checks"]["fastjson_text_vs_jsonb"] = "ok" if a == b else "MISMATCH"
             if a != b:
-                problems.append("event log: the fastjson rows, output as text and read as jsonb, differ from the jsonb rows")
+                problems.append("%s event log: the fastjson rows, output as text and read as jsonb, differ "
+                                "from the jsonb rows" % args.log)
         except MeasureError as e:
             out["checks"]["fastjson_text_vs_jsonb"] = "error: %s" % e
-            problems.append("event log whole-document check: %s" % e)
+            problems.append("%s event log whole-document check: %s" % (args.log, e))
+    # the tables are not used after this (the GIN and large-document benchmarks load their
+    # own): drop them, so that the next log or section does not share the disk and page cache
+    for typ in TYPES:
+        try:
+            db.run("DROP TABLE IF EXISTS %s" % table("pglz", typ))
+        except MeasureError as e:
+            problems.append("%s event log: DROP TABLE: %s" % (args.log, e))
     write_json(args.out, out)
 
 
@@ -834,6 +910,11 @@ def main():
     p.add_argument("--rows", type=int, required=True)
     p.add_argument("--reps", type=int, default=3, help="COPY repetitions")
     p.add_argument("--query-reps", type=int, default=9, help="timed runs of each query")
+    p.add_argument("--log", choices=sorted(EVENT_LOGS), default="generated",
+                   help="which log the file is, so which queries to run: design "
+                        "(scripts/gen_design_events.py, DESIGN §4's log) or generated (scripts/gen_events.py)")
+    p.add_argument("--source", default="", help="the command that wrote the file (for the report)")
+    p.add_argument("--summary", help="the generator's JSON summary of the file, kept in the output")
     p.add_argument("--out", required=True)
     args = ap.parse_args()
     {"info": cmd_info, "jsonb-sizes": cmd_jsonb_sizes, "corpus": cmd_corpus,

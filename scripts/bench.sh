@@ -10,12 +10,21 @@
 # The cluster is always stopped and removed on exit.
 #
 # Sections: 1 core (bench/core_bench.cpp), 2 in the server per corpus file, 3 event log
-# (COPY, sizes, queries), 4 CBOR, 5 peak memory, 6 targets. The measurements are made by
-# bench/server_bench.py (psycopg), the report and chart by bench/report.py.
+# (COPY, sizes, queries) on two logs: DESIGN §4's log of real documents
+# (scripts/gen_design_events.py, which DESIGN's anchors and §5's targets refer to) and the
+# generated log (scripts/gen_events.py); then GIN indexes and large TOASTed documents,
+# 4 CBOR, 5 peak memory, 6 targets. The measurements are made by bench/server_bench.py
+# (psycopg), the report and chart by bench/report.py.
 #
 # Environment:
-#   BENCH_QUICK=1       smoke run: 10,000 event rows, 2 repetitions, short runs, 7 corpus files
-#   BENCH_ROWS=N        event-log rows (default 100000; 10000 with BENCH_QUICK=1)
+#   BENCH_QUICK=1       smoke run: 10,000 rows in each event log, 2 repetitions, short runs,
+#                       7 corpus files
+#   BENCH_ROWS=N        rows in each event log (default 100000; 10000 with BENCH_QUICK=1)
+#   BENCH_ONLY=LIST     run only these sections, a comma list of numbers, e.g. BENCH_ONLY=3
+#                       (both event logs, GIN, large documents) or BENCH_ONLY=2,4; 5 runs
+#                       core_bench as 1 does; 6 (targets) is always in the report, from the
+#                       sections that ran. The report is written as DATE-COMMIT-only3.md (and
+#                       -ratios.svg) and latest.md / latest.svg are left as they are.
 #   BENCH_PORT=P        cluster port (default 54400; the socket lives in the cluster's own dir)
 #   BENCH_SKIP_BUILD=1  use what is installed: no deps.sh, no make, no make install
 #   BENCH_KEEP=1        keep the (stopped) cluster and the work directory for inspection
@@ -55,6 +64,19 @@ else
 fi
 
 log() { echo "bench.sh: $*" >&2; }
+
+# BENCH_ONLY: the sections to run (empty: all)
+ONLY=$(echo "${BENCH_ONLY:-}" | tr -d ' ')
+if [ -n "$ONLY" ]; then
+    if ! [[ "$ONLY" =~ ^[1-6](,[1-6])*$ ]]; then
+        log "BENCH_ONLY=$BENCH_ONLY: expected a comma list of section numbers 1-6, e.g. BENCH_ONLY=3 or BENCH_ONLY=2,4"
+        exit 2
+    fi
+    ONLY=$(echo "$ONLY" | tr ',' '\n' | sort -un | paste -sd, -)
+    log "running only sections $ONLY (BENCH_ONLY)"
+fi
+# want N: true if section N is to run
+want() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
 
 # Debian's python3 has python3-psycopg; a python3 earlier on PATH (pyenv, venv) may not.
 PY=python3
@@ -115,7 +137,7 @@ step() {
     fi
 }
 
-if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
+if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] && { want 1 || want 5; }; then
     log "building core_bench (make -f bench/bench.mk)"
     make -f bench/bench.mk >&2 || FAILED+=("build core_bench (make -f bench/bench.mk)")
 fi
@@ -147,13 +169,16 @@ if [ -d "$CORPUS" ]; then
         done
     fi
 else
-    log "corpus folder $CORPUS is missing: sections 1, 2 and 4 are skipped"
-    echo "{\"skipped\": \"corpus folder $CORPUS is missing\"}" >"$WORK/corpus.json"
-    echo "{\"skipped\": \"corpus folder $CORPUS is missing\"}" >"$WORK/cbor.json"
+    log "corpus folder $CORPUS is missing: sections 1, 2 and 4 and section 3's DESIGN §4 log are skipped"
+    for f in corpus cbor eventlog_design; do
+        echo "{\"skipped\": \"corpus folder $CORPUS is missing\"}" >"$WORK/$f.json"
+    done
 fi
 
 # ---------------------------------------------------------------- 3. core
-if [ "$HAVE_CORPUS" = 1 ] && [ -x build/release/core_bench ]; then
+if ! want 1 && ! want 5; then
+    echo "not run (BENCH_ONLY=$ONLY)" >"$WORK/core.status"
+elif [ "$HAVE_CORPUS" = 1 ] && [ -x build/release/core_bench ]; then
     step "section 1: jsonb sizes of the corpus files (server)" \
         $PY bench/server_bench.py jsonb-sizes --corpus "$CORPUS" --out "$WORK/jsonb_sizes.txt"
     log "section 1: core_bench $CORE_ARGS"
@@ -173,27 +198,48 @@ else
 fi
 
 # ---------------------------------------------------------------- 4. server, per corpus file
-if [ "$HAVE_CORPUS" = 1 ]; then
+if [ "$HAVE_CORPUS" = 1 ] && want 2; then
     step "section 2: in the server, per corpus file" \
         $PY bench/server_bench.py corpus --corpus "$CORPUS" --files "$FILES" --reps "$CORPUS_REPS" \
         --target "$CORPUS_TARGET" --out "$WORK/corpus.json"
 fi
 
-# ---------------------------------------------------------------- 5. event log
-EVENTS=$CLUSTER_DIR/events.ndjson
-step "section 3: generating $ROWS event rows" \
-    $PY scripts/gen_events.py --rows "$ROWS" --seed 42 --out "$EVENTS"
-if [ -f "$EVENTS" ]; then
-    [ "$(id -u)" -eq 0 ] && chown postgres: "$EVENTS"
-    step "section 3: event log" \
-        $PY bench/server_bench.py eventlog --file "$EVENTS" --rows "$ROWS" --reps "$REPS" --out "$WORK/eventlog.json"
-    gin_section() { $PY bench/gin_bench.py --file "$EVENTS" --reps "$REPS" >"$WORK/gin.md"; }
-    step "section 3b: GIN indexes on the event log" gin_section
-    rm -f -- "$EVENTS"
+# ---------------------------------------------------------------- 5. event logs
+# First DESIGN §4's log of real documents (its anchors and §5's targets refer to it), then
+# the generated log; each file is removed once its section is done.
+if want 3 && [ "$HAVE_CORPUS" = 1 ]; then
+    DESIGN_EVENTS=$CLUSTER_DIR/design_events.ndjson
+    DESIGN_SRC="scripts/gen_design_events.py --rows $ROWS --seed 1"
+    step "section 3: generating DESIGN §4's event log, $ROWS rows" \
+        $PY scripts/gen_design_events.py --rows "$ROWS" --seed 1 --corpus "$CORPUS" --out "$DESIGN_EVENTS" \
+        --summary "$WORK/design_log_summary.json"
+    if [ -f "$DESIGN_EVENTS" ]; then
+        [ "$(id -u)" -eq 0 ] && chown postgres: "$DESIGN_EVENTS"
+        step "section 3: DESIGN §4's event log" \
+            $PY bench/server_bench.py eventlog --log design --source "$DESIGN_SRC" \
+            --summary "$WORK/design_log_summary.json" --file "$DESIGN_EVENTS" --rows "$ROWS" --reps "$REPS" \
+            --out "$WORK/eventlog_design.json"
+        rm -f -- "$DESIGN_EVENTS"
+    fi
+fi
+
+if want 3; then
+    EVENTS=$CLUSTER_DIR/events.ndjson
+    step "section 3: generating $ROWS event rows (generated log)" \
+        $PY scripts/gen_events.py --rows "$ROWS" --seed 42 --out "$EVENTS"
+    if [ -f "$EVENTS" ]; then
+        [ "$(id -u)" -eq 0 ] && chown postgres: "$EVENTS"
+        step "section 3: generated event log" \
+            $PY bench/server_bench.py eventlog --log generated --source "scripts/gen_events.py --rows $ROWS --seed 42" \
+            --file "$EVENTS" --rows "$ROWS" --reps "$REPS" --out "$WORK/eventlog.json"
+        gin_section() { $PY bench/gin_bench.py --file "$EVENTS" --reps "$REPS" >"$WORK/gin.md"; }
+        step "section 3b: GIN indexes on the event log" gin_section
+        rm -f -- "$EVENTS"
+    fi
 fi
 
 # ------------------------------------------------- 5b. large (TOASTed) documents
-if [ "$HAVE_CORPUS" = 1 ]; then
+if [ "$HAVE_CORPUS" = 1 ] && want 3; then
     LARGE=$CLUSTER_DIR/large.ndjson
     large_section() {
         $PY bench/large_bench.py --corpus "$CORPUS" --file "$LARGE" --rows "$LARGE_ROWS" --reps 5 >"$WORK/large.md"
@@ -203,7 +249,7 @@ if [ "$HAVE_CORPUS" = 1 ]; then
 fi
 
 # ---------------------------------------------------------------- 6. CBOR
-if [ "$HAVE_CORPUS" = 1 ]; then
+if [ "$HAVE_CORPUS" = 1 ] && want 4; then
     step "section 4: CBOR" \
         $PY bench/server_bench.py cbor --corpus "$CORPUS" --files "$MAIN_FILES" --reps "$REPS" \
         --target "$TARGET" --baseline-cap "$CBOR_CAP" --out "$WORK/cbor.json"
@@ -217,23 +263,33 @@ fi
 
 # ---------------------------------------------------------------- 7-9. report and chart
 $PY - "$WORK/run.json" "$QUICK" "$ROWS" "$REPS" "$CORE_ARGS" "$(($(date +%s) - START))" \
-    "$(cat /proc/loadavg)" "${FAILED[@]+"${FAILED[@]}"}" <<'EOF'
+    "$(cat /proc/loadavg)" "$ONLY" "${FAILED[@]+"${FAILED[@]}"}" <<'EOF'
 import json, sys
-out, quick, rows, reps, core_args, elapsed, load = sys.argv[1:8]
+out, quick, rows, reps, core_args, elapsed, load, only = sys.argv[1:9]
 json.dump({"quick": quick == "1", "rows": int(rows), "reps": int(reps), "core_args": core_args,
-           "elapsed_s": int(elapsed), "loadavg_end": load, "failed_steps": sys.argv[8:]},
+           "elapsed_s": int(elapsed), "loadavg_end": load, "failed_steps": sys.argv[9:],
+           "only": [int(n) for n in only.split(",")] if only else None},
           open(out, "w"), indent=1)
 EOF
 REPORT=$($PY bench/report.py report --work "$WORK" --out-dir "$ROOT/bench/results")
-# the GIN and large-document sections go after the report's own sections
+# the GIN and large-document sections go after the report's own sections (GIN on the
+# generated log of section 3.2, which its queries are written for)
+if [ -s "$WORK/gin.md" ]; then
+    sed -i '1s/^## GIN indexes on the event log$/## GIN indexes on the generated event log (section 3.2)/' "$WORK/gin.md"
+fi
 for extra in gin large; do
     if [ -s "$WORK/$extra.md" ]; then
         { echo; cat "$WORK/$extra.md"; } >>"$REPORT"
-        [ -f "$ROOT/bench/results/latest.md" ] && { echo; cat "$WORK/$extra.md"; } >>"$ROOT/bench/results/latest.md"
+        # a run of some sections (BENCH_ONLY) leaves latest.md alone
+        [ -z "$ONLY" ] && [ -f "$ROOT/bench/results/latest.md" ] && { echo; cat "$WORK/$extra.md"; } >>"$ROOT/bench/results/latest.md"
     fi
 done
 echo
 cat "$REPORT"
 echo
-log "report: $REPORT (and bench/results/latest.md); chart: ${REPORT%.md}-ratios.svg (and latest.svg)"
+if [ -z "$ONLY" ]; then
+    log "report: $REPORT (and bench/results/latest.md); chart: ${REPORT%.md}-ratios.svg (and latest.svg)"
+else
+    log "report: $REPORT; chart: ${REPORT%.md}-ratios.svg (BENCH_ONLY=$ONLY: latest.md and latest.svg unchanged)"
+fi
 log "took $(($(date +%s) - START)) s"
