@@ -14,7 +14,7 @@ MODULE_big = fastjson
 DATA = fastjson--0.1.sql
 PGFILEDESC = "fastjson - fast JSON type"
 
-CORE_OBJS = src/parser.o src/tape_builder.o src/tape_reader.o src/tape_validator.o src/string_refs.o \
+CORE_OBJS = src/parser.o src/tape_builder.o src/tape_reader.o src/tape_validator.o src/string_refs.o src/pglz_prefix.o \
 	src/text_writer.o src/text_pretty.o src/utf8.o \
 	src/simd/scalar.o src/simd/avx2.o src/simd/avx512.o src/simd/neon.o
 SQL_OBJS = src/fastjson_module.o src/fastjson_io.o src/fastjson_extract.o src/fastjson_ndjson.o \

@@ -10,7 +10,7 @@ VARIANT ?= release
 CC ?= cc
 B := build/$(VARIANT)
 
-CORE_SRC := src/parser.c src/tape_builder.c src/tape_reader.c src/tape_validator.c src/string_refs.c \
+CORE_SRC := src/parser.c src/tape_builder.c src/tape_reader.c src/tape_validator.c src/string_refs.c src/pglz_prefix.c \
 	src/text_writer.c src/text_pretty.c src/utf8.c \
 	src/simd/scalar.c src/simd/avx2.c src/simd/avx512.c src/simd/neon.c
 # CBOR needs libcbor, which the ARM64 cross build lacks: left out there.

@@ -21,7 +21,11 @@ CREATE FUNCTION fastjson_subscript_handler(internal) RETURNS internal
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 -- The tape is read with unaligned loads, so short (1-byte header) values
--- are used in place; the tape compresses well, so it is stored extended.
+-- are used in place. Storage is main: a value is compressed when the row
+-- passes 2 kB, and moved out of line only when, compressed, it still does
+-- not fit in a page. A lookup in a value compressed in its row decompresses
+-- only the start it needs; one in a value out of line pays an index scan of
+-- the TOAST table first. (jsonb is extended: out of line from 2 kB.)
 CREATE TYPE fastjson (
 	INPUT = fastjson_in,
 	OUTPUT = fastjson_out,
@@ -29,7 +33,7 @@ CREATE TYPE fastjson (
 	SEND = fastjson_send,
 	INTERNALLENGTH = VARIABLE,
 	ALIGNMENT = int4,
-	STORAGE = extended,
+	STORAGE = main,
 	SUBSCRIPT = fastjson_subscript_handler,
 	CATEGORY = 'U'
 );

@@ -24,6 +24,8 @@ typedef struct varlena Fastjson;
 
 /* fastjson_io.c: ereport a stored value whose tape this build does not read. */
 void		fastjson_report_tape_version(const Fastjson *d) pg_attribute_noreturn();
+/* The same for a tape whose first byte, the version, is version. */
+void		fastjson_report_tape_version_byte(int version) pg_attribute_noreturn();
 
 /*
  * A datum, detoasted, whose tape this build reads. A value stored by a build

@@ -7,10 +7,12 @@
  */
 #include "fastjson.h"
 #include "fastjson_funcs.h"
+#include "pglz_prefix.h"
 
 #include <limits.h>
 
 #include "access/detoast.h"
+#include "access/toast_compression.h"
 #include "catalog/pg_type.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -180,6 +182,13 @@ follow_steps(const parsed_path *pp, const uint8_t *root, size_t avail, bool dist
  * lz4 decompress from there) and is at least twice the one before, and past
  * half the value the whole value is fetched.
  *
+ * A value compressed in the row starts small: decompressing is the cost, in
+ * proportion to the bytes produced, and the first 256 bytes hold a root's
+ * header and front key index (up to 64 members) and its first members, so a
+ * member near the start, or a key the root lacks, costs no more than that.
+ * A value stored out of line starts with 2 kB, about one TOAST chunk: each
+ * fetch is an index scan of the TOAST table, so fewer, larger ones.
+ *
  * A prefix does not help when the lookup needs most of the value: a member
  * near the end, or any member of a small object (no key index) whose keys may
  * repeat (FJ_FLAG_DISTINCT_ROOT_KEYS says when they do not), since a later
@@ -188,14 +197,72 @@ follow_steps(const parsed_path *pp, const uint8_t *root, size_t avail, bool dist
  * PROBES values have been read so and more than three in four of them needed
  * the whole value anyway.
  */
-#define FIRST_SLICE 2048
+#define FIRST_SLICE_INLINE 256
+#define FIRST_SLICE_EXTERNAL 2048
+#define SLICE_SLACK 256
 #define PROBES 16
+
+/* The lookup's error for a tape that ends before a lookup in it does. */
+static void
+report_short_tape(size_t total)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("stored fastjson value is corrupt"),
+			 errdetail("A lookup needs more than the value's %zu bytes.", total)));
+}
+
+/*
+ * The steps of pp in a value that PostgreSQL compressed with pglz in its row:
+ * its tape decompressed only as far as the lookup needs, each step going on
+ * from where the last one stopped (fj_pglz). The value returned lives in
+ * memory of the call.
+ */
+static const uint8_t *
+lookup_pglz(struct varlena *attr, const parsed_path *pp)
+{
+	size_t		total = VARDATA_COMPRESSED_GET_EXTSIZE(attr);
+	uint8_t    *tape = palloc(Max(total, FJ_TAPE_HEADER + 1) + FJ_PGLZ_SLACK);
+	size_t		want = FIRST_SLICE_INLINE;
+	fj_pglz		z;
+
+	fj_pglz_init(&z, (const uint8_t *) attr + VARHDRSZ_COMPRESSED, VARSIZE(attr) - VARHDRSZ_COMPRESSED,
+				 tape, total);
+	for (;;)
+	{
+		const uint8_t *value;
+		size_t		need = 0;
+		fj_found	r;
+
+		if (!fj_pglz_decode(&z, want))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg_internal("compressed pglz data is corrupt")));
+		if (z.out_len <= FJ_TAPE_HEADER || !fj_tape_version_readable(tape[0]))
+		{
+			if (z.out_len <= FJ_TAPE_HEADER && z.out_len < total)
+			{
+				want = FJ_TAPE_HEADER + 1;
+				continue;
+			}
+			fastjson_report_tape_version_byte(z.out_len ? tape[0] : 0);
+		}
+		r = follow_steps(pp, tape + FJ_TAPE_HEADER, z.out_len - FJ_TAPE_HEADER,
+						 (tape[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &value, &need);
+		if (r != FJ_MORE)
+			return r == FJ_FOUND ? value : NULL;
+		/* a valid tape never needs more than all of itself */
+		if (z.out_len >= total)
+			report_short_tape(total);
+		want = need + FJ_TAPE_HEADER + SLICE_SLACK;
+	}
+}
 
 /*
  * The value at the end of the steps of pp in the fastjson argument argno, or
  * NULL. A compressed or out-of-line (TOASTed) value is not detoasted whole:
- * its first FIRST_SLICE bytes are fetched (pglz and lz4 decompress a prefix
- * only; TOAST chunks past it are not read), and a longer prefix only when the
+ * a first slice is fetched (pglz and lz4 decompress a prefix only; TOAST
+ * chunks past it are not read), and a longer prefix only when the
  * lookup needs bytes beyond it. Objects of up to 64 members under 64 KB keep
  * their key index in front, so a member near the start of a large document
  * is found in its first kilobytes. The value returned lives until the end
@@ -209,11 +276,14 @@ lookup(FunctionCallInfo fcinfo, int argno, const parsed_path *pp)
 	size_t		need = 0;
 	lookup_cache *cache;
 
+	if (pp->n > 0 && !pp->has_null && VARATT_IS_COMPRESSED(attr) &&
+		VARDATA_COMPRESSED_GET_COMPRESS_METHOD(attr) == TOAST_PGLZ_COMPRESSION_ID)
+		return lookup_pglz(attr, pp);
 	if (pp->n > 0 && !pp->has_null && (VARATT_IS_COMPRESSED(attr) || VARATT_IS_EXTERNAL(attr)) &&
 		((cache = get_cache(fcinfo))->sliced < PROBES || cache->sliced_in_vain * 4 <= cache->sliced * 3))
 	{
 		Size		total = toast_raw_datum_size(PointerGetDatum(attr)) - VARHDRSZ;
-		Size		want = Min(total, FIRST_SLICE);
+		Size		want = Min(total, VARATT_IS_EXTERNAL(attr) ? FIRST_SLICE_EXTERNAL : FIRST_SLICE_INLINE);
 
 		if (cache->sliced < PG_UINT32_MAX / 4)
 			cache->sliced++;
@@ -233,12 +303,9 @@ lookup(FunctionCallInfo fcinfo, int argno, const parsed_path *pp)
 				return r == FJ_FOUND ? value : NULL;
 			/* a valid tape never needs more than all of itself */
 			if (avail >= total)
-				ereport(ERROR,
-						(errcode(ERRCODE_DATA_CORRUPTED),
-						 errmsg("stored fastjson value is corrupt"),
-						 errdetail("A lookup needs more than the value's %zu bytes.", (size_t) total)));
+				report_short_tape((size_t) total);
 			pfree(slice);
-			want = Max(need + FJ_TAPE_HEADER + FIRST_SLICE, want * 2);
+			want = Max(need + FJ_TAPE_HEADER + SLICE_SLACK, want * 2);
 			if (want > total / 2)
 			{
 				want = total;

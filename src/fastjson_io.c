@@ -554,10 +554,16 @@ PG_FUNCTION_INFO_V1(fastjson_send);
 void
 fastjson_report_tape_version(const Fastjson *d)
 {
+	fastjson_report_tape_version_byte(FJ_TAPE_LEN(d) > 0 ? FJ_TAPE(d)[0] : 0);
+}
+
+void
+fastjson_report_tape_version_byte(int version)
+{
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_CORRUPTED),
 			 errmsg("fastjson value has tape format version %d, this build reads versions %d to %d",
-					FJ_TAPE_LEN(d) > 0 ? FJ_TAPE(d)[0] : 0, FJ_TAPE_VERSION_MIN, FJ_TAPE_VERSION),
+					version, FJ_TAPE_VERSION_MIN, FJ_TAPE_VERSION),
 			 errhint("Values stored by another build of fastjson must be output as text by that build and loaded again.")));
 }
 

@@ -4,6 +4,7 @@
  */
 #include "harness.h"
 #include "../src/tape_builder.h"
+#include "../src/pglz_prefix.h"
 
 #include <stdint.h>
 
@@ -1000,6 +1001,155 @@ test_builder(void)
 	}
 }
 
+/*
+ * A small pglz compressor for the test (greedy, brute-force search): the
+ * stream format PostgreSQL writes, so fj_pglz can be checked against the
+ * input it came from.
+ */
+static size_t
+pglz_compress_for_test(const uint8_t *in, size_t n, uint8_t *out)
+{
+	size_t		i = 0,
+				o = 0,
+				ctrl_at = 0;
+	unsigned	bit = 8;
+
+	while (i < n)
+	{
+		size_t		best_len = 0,
+					best_off = 0,
+					off;
+
+		if (bit == 8)
+		{
+			ctrl_at = o++;
+			out[ctrl_at] = 0;
+			bit = 0;
+		}
+		for (off = 1; off <= 4095 && off <= i; off++)
+		{
+			size_t		len = 0;
+
+			while (len < 273 && i + len < n && in[i + len] == in[i + len - off])
+				len++;
+			if (len > best_len)
+			{
+				best_len = len;
+				best_off = off;
+			}
+		}
+		if (best_len >= 3)
+		{
+			out[ctrl_at] |= (uint8_t) (1u << bit);
+			if (best_len >= 18)
+			{
+				out[o++] = (uint8_t) (((best_off >> 4) & 0xf0) | 0x0f);
+				out[o++] = (uint8_t) (best_off & 0xff);
+				out[o++] = (uint8_t) (best_len - 18);
+			}
+			else
+			{
+				out[o++] = (uint8_t) (((best_off >> 4) & 0xf0) | (best_len - 3));
+				out[o++] = (uint8_t) (best_off & 0xff);
+			}
+			i += best_len;
+		}
+		else
+			out[o++] = in[i++];
+		bit++;
+	}
+	return o;
+}
+
+/* fj_pglz: whole and in steps, as the input was; corrupt input never read past. */
+static void
+test_pglz(void)
+{
+	int			round;
+	uint64_t	r = 88172645463325252ULL;
+
+	for (round = 0; round < 300; round++)
+	{
+		size_t		n = 1 + (size_t) (round * 37 % 5000),
+					i,
+					clen;
+		uint8_t    *in = malloc(n),
+				   *c = malloc(2 * n + 16),
+				   *out = malloc(n + FJ_PGLZ_SLACK);
+		fj_pglz		z;
+		int			ok = 1;
+
+		/* text with repeats at every distance, some runs, some noise */
+		for (i = 0; i < n; i++)
+		{
+			r ^= r << 13;
+			r ^= r >> 7;
+			r ^= r << 17;
+			if (i > 10 && r % 3 == 0)
+				in[i] = in[i - 1 - (r >> 8) % (i < 5000 ? i : 5000)];
+			else if (r % 7 == 0 && i > 0)
+				in[i] = in[i - 1];
+			else
+			{
+				static const char alphabet[] = "{\"key\":[1,2,3],\"text\":\"abcdefgh\"}";
+
+				in[i] = (uint8_t) alphabet[r % (sizeof(alphabet) - 1)];
+			}
+		}
+		clen = pglz_compress_for_test(in, n, c);
+		fj_pglz_init(&z, c, clen, out, n);
+		CHECK(fj_pglz_decode(&z, n) && z.out_len == n && memcmp(out, in, n) == 0);
+
+		/* in steps: each call goes on from where the last stopped */
+		memset(out, 0, n);
+		fj_pglz_init(&z, c, clen, out, n);
+		while (z.out_len < n && ok)
+		{
+			size_t		want = z.out_len + 1 + (size_t) (r % 300);
+			size_t		before = z.out_len;
+
+			r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+			ok &= fj_pglz_decode(&z, want);
+			ok &= z.out_len >= (want < n ? want : n) && z.out_len > before &&
+				memcmp(out, in, z.out_len) == 0;
+		}
+		CHECK(ok);
+
+		/* every truncation and a byte changed: no read or write out of bounds (ASan) */
+		for (i = 0; i < clen; i += 1 + clen / 40)
+		{
+			uint8_t    *cut = malloc(i ? i : 1);
+			uint8_t    *dst = malloc(n + FJ_PGLZ_SLACK);
+
+			memcpy(cut, c, i);
+			fj_pglz_init(&z, cut, i, dst, n);
+			(void) fj_pglz_decode(&z, n);
+			CHECK(z.out_len <= n && memcmp(dst, in, z.out_len) == 0);
+			free(cut);
+			cut = malloc(clen);
+			memcpy(cut, c, clen);
+			cut[i] ^= (uint8_t) (1 + r % 255);
+			fj_pglz_init(&z, cut, clen, dst, n);
+			(void) fj_pglz_decode(&z, n);
+			CHECK(z.out_len <= n);
+			free(cut);
+			free(dst);
+		}
+		free(in);
+		free(c);
+		free(out);
+	}
+	/* a tag that points before the start is an error */
+	{
+		static const uint8_t bad[] = {0x01, 0x00, 0x05};
+		uint8_t		dst[16 + FJ_PGLZ_SLACK];
+		fj_pglz		z;
+
+		fj_pglz_init(&z, bad, sizeof(bad), dst, 16);
+		CHECK(!fj_pglz_decode(&z, 16));
+	}
+}
+
 static void
 test_kernels_listed(void)
 {
@@ -1026,6 +1176,7 @@ main(void)
 	test_limits();
 	test_validator();
 	test_builder();
+	test_pglz();
 	test_kernels_listed();
 	return t_summary("test_core");
 }
