@@ -14,7 +14,7 @@
  * and a re-parse of the output, writes the same tape.
  *
  * Most documents repeat few long strings, and for them this is pure cost
- * (about 20 ns a string). So the parser looks only from the first
+ * (some tens of nanoseconds a string). So the parser looks only from the first
  * FJ_REFS_FROM bytes of tape on (a row of an event log repeats almost none,
  * and costs nothing), and stops looking once it has looked up FJ_REFS_TRIAL
  * strings and fewer than one in FJ_REFS_MIN_RATE of them, counted from the

@@ -256,6 +256,7 @@ fj_root_flags(const uint8_t *root)
 	const uint8_t *p,
 			   *end,
 			   *keys[FJ_KEY_INDEX_MIN];
+	uint64_t	heads[FJ_KEY_INDEX_MIN];
 	uint32_t	lens[FJ_KEY_INDEX_MIN];
 	uint32_t	n = 0,
 				i;
@@ -268,10 +269,13 @@ fj_root_flags(const uint8_t *root)
 	while (p < end && n < FJ_KEY_INDEX_MIN)
 	{
 		lens[n] = fj_text(p, &keys[n]);
+		/* compare length and first 8 bytes, and the rest only when those agree */
+		heads[n] = fj_load_upto8(keys[n], lens[n] < 8 ? lens[n] : 8);
 		p = keys[n] + lens[n];
 		p += fj_value_size(p);
 		for (i = 0; i < n; i++)
-			if (lens[i] == lens[n] && memcmp(keys[i], keys[n], lens[n]) == 0)
+			if (heads[i] == heads[n] && lens[i] == lens[n] &&
+				(lens[n] <= 8 || memcmp(keys[i] + 8, keys[n] + 8, lens[n] - 8) == 0))
 				return 0;
 		n++;
 	}

@@ -2,9 +2,10 @@
  * fastjson_parse — parse a JSON file with the fastjson core and print its
  * canonical minified text, or the error with its byte offset.
  *
- *   fastjson_parse [--kernel NAME] [--tape] [--kernels] FILE|-
+ *   fastjson_parse [--kernel NAME] [--tape | --hex] [--kernels] FILE|-
  *
- * --tape prints the tape size instead of the text; --kernels lists kernels.
+ * --tape prints the tape size instead of the text, --hex the tape's bytes
+ * (16 a line); --kernels lists kernels.
  */
 #include "../src/fj_core.h"
 
@@ -53,7 +54,8 @@ main(int argc, char **argv)
 {
 	fj_parse_options opt;
 	const char *path = NULL;
-	bool		tape_only = false;
+	bool		tape_only = false,
+				hex = false;
 	fj_buf		tape,
 				text = {0};
 	fj_error	err;
@@ -75,6 +77,8 @@ main(int argc, char **argv)
 		}
 		else if (strcmp(argv[i], "--tape") == 0)
 			tape_only = true;
+		else if (strcmp(argv[i], "--hex") == 0)
+			hex = true;
 		else if (strcmp(argv[i], "--kernels") == 0)
 		{
 			const fj_kernel *k[8];
@@ -92,7 +96,7 @@ main(int argc, char **argv)
 	}
 	if (!path)
 	{
-		fprintf(stderr, "usage: fastjson_parse [--kernel NAME] [--tape] [--kernels] FILE|-\n");
+		fprintf(stderr, "usage: fastjson_parse [--kernel NAME] [--tape | --hex] [--kernels] FILE|-\n");
 		return 2;
 	}
 	json = read_all(path, &len);
@@ -103,6 +107,13 @@ main(int argc, char **argv)
 	}
 	if (tape_only)
 		printf("input %zu bytes, tape %zu bytes\n", len, tape.len);
+	else if (hex)
+	{
+		size_t		k;
+
+		for (k = 0; k < tape.len; k++)
+			printf("%02x%c", tape.data[k], k % 16 == 15 || k + 1 == tape.len ? '\n' : ' ');
+	}
 	else
 	{
 		if (fj_write_json(tape.data + 2, &fj_malloc_allocator, &text) != FJ_OK)
