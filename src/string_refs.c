@@ -17,7 +17,6 @@ fj_refs_init(fj_string_refs *r, const fj_allocator *a)
 	r->nrefs = 0;
 	r->refs_cap = FJ_REFS_LOCAL / 2;
 	r->full = false;
-	r->off = false;
 	r->from = 0;
 	r->looked = r->found = 0;
 }

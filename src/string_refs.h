@@ -62,8 +62,8 @@ typedef struct fj_string_refs
 	uint32_t	nrefs,
 				refs_cap;
 	bool		full;			/* an allocation failed: remember nothing more */
-	bool		off;			/* too few repeats so far: stop looking (fj_refs_find) */
-	uint32_t	from;			/* strings before this offset are not looked up (FJ_REFS_FROM) */
+	uint32_t	from;			/* strings before this offset are not looked up (FJ_REFS_FROM;
+								 * UINT32_MAX once too few repeated) */
 	uint32_t	looked,			/* strings looked up */
 				found;			/* ... that an earlier one matched */
 	/* a small document needs no allocation */
@@ -106,7 +106,7 @@ fj_refs_find(fj_string_refs *r, const uint8_t *base, uint32_t pos)
 				k;
 
 	if ((++r->looked & (FJ_REFS_TRIAL - 1)) == 0 && r->found * FJ_REFS_MIN_RATE < r->looked)
-		r->off = true;
+		r->from = UINT32_MAX;	/* this one is the last */
 	if (r->mask != 0)
 	{
 		for (k = 0; k < FJ_REFS_PROBE; k++)

@@ -773,8 +773,7 @@ stage2_parse(fj_stage2 *p)
 			else \
 				CALL(stage2_string(p, q_, i)); \
 			/* FJ_REF_MIN_LEN bytes or more (escapes may have made it shorter) */ \
-			if ((value) && (size_t) (wp - base) - at_ >= FJ_REF_MIN_LEN + 2 && at_ >= p->refs.from && \
-				!p->refs.off) \
+			if ((value) && (size_t) (wp - base) - at_ >= FJ_REF_MIN_LEN + 2 && at_ >= p->refs.from) \
 			{ \
 				SYNC(); \
 				stage2_string_ref(p, at_, stack, depth); \
