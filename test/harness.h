@@ -41,6 +41,38 @@ static int	t_passed,
 		} \
 	} while (0)
 
+/* xorshift64*: the tests' deterministic random numbers; each test keeps its own state. */
+static inline uint64_t
+t_rand(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 2685821657736338717ULL;
+}
+
+/* A growable, NUL-terminated string that tests build documents in. */
+typedef struct t_buf
+{
+	char	   *s;
+	size_t		len,
+				cap;
+} t_buf;
+
+/* Append n bytes. */
+static inline void
+t_put(t_buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+	{
+		b->cap = (b->len + n + 1) * 2;
+		b->s = realloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
 /* Print the summary and return the exit status. */
 static inline int
 t_summary(const char *name)

@@ -799,16 +799,12 @@ test_limits(void)
 	fj_buf_release(&fj_malloc_allocator, &b);
 }
 
-/* A tiny deterministic PRNG (xorshift64*). */
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t
 next_rand(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 2685821657736338717ULL;
+	return t_rand(&rng);
 }
 
 static void

@@ -94,36 +94,14 @@ static uint64_t rng = 0x2545f4914f6cdd1dULL;
 static uint64_t
 next_rand(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 2685821657736338717ULL;
+	return t_rand(&rng);
 }
 
-typedef struct sbuf
-{
-	char	   *p;
-	size_t		len,
-				cap;
-} sbuf;
 
 static void
-put(sbuf *b, const char *s, size_t n)
+puts_(t_buf *b, const char *s)
 {
-	if (b->len + n + 1 > b->cap)
-	{
-		b->cap = (b->len + n + 1) * 2;
-		b->p = realloc(b->p, b->cap);
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = 0;
-}
-
-static void
-puts_(sbuf *b, const char *s)
-{
-	put(b, s, strlen(s));
+	t_put(b, s, strlen(s));
 }
 
 static const char *const string_parts[] = {
@@ -137,7 +115,7 @@ static const char *const numbers[] = {
 static const char *const spaces[] = {"", "", "", " ", "\n", "\t", "\r\n  "};
 
 static void
-gen_value(sbuf *b, int depth)
+gen_value(t_buf *b, int depth)
 {
 	int			kind = (int) (next_rand() % (depth > 5 ? 4 : 6));
 	int			i,
@@ -194,7 +172,7 @@ generated(void)
 {
 	static const char mutations[] = "\"\\{}[],: \n\x80\xc3\xe2\xf0\xff\x01" "ae0-";
 	int			i;
-	sbuf		b = {0};
+	t_buf		b = {0};
 
 	for (i = 0; i < 20000; i++)
 	{
@@ -205,15 +183,15 @@ generated(void)
 		b.len = 0;
 		gen_value(&b, 0);
 		snprintf(label, sizeof(label), "generated #%d", i);
-		compare_all(label, b.p, b.len);
+		compare_all(label, b.s, b.len);
 		/* mutated copies: the same errors, at the same offsets */
 		nm = 1 + (int) (next_rand() % 3);
 		for (m = 0; m < nm && b.len > 0; m++)
-			b.p[next_rand() % b.len] = mutations[next_rand() % (sizeof(mutations) - 1)];
+			b.s[next_rand() % b.len] = mutations[next_rand() % (sizeof(mutations) - 1)];
 		snprintf(label, sizeof(label), "mutated #%d", i);
-		compare_all(label, b.p, b.len);
+		compare_all(label, b.s, b.len);
 	}
-	free(b.p);
+	free(b.s);
 	printf("generated: 20000 documents and 20000 mutants compared\n");
 }
 
@@ -239,7 +217,7 @@ boundaries(void)
 	size_t		s,
 				bi;
 	long		count = 0;
-	sbuf		b = {0};
+	t_buf		b = {0};
 
 	for (s = 0; s < sizeof(snippets) / sizeof(snippets[0]); s++)
 		for (bi = 0; bi < sizeof(bounds) / sizeof(bounds[0]); bi++)
@@ -266,21 +244,21 @@ boundaries(void)
 						while (b.len < start - 3)
 							puts_(&b, variant == 1 ? "x" : (b.len % 3 ? "\\\\" : "y"));
 						b.len = start - 2;
-						if (variant == 2 && b.p[b.len - 1] == '\\' && b.p[b.len - 2] != '\\')
-							b.p[b.len - 1] = 'z';
+						if (variant == 2 && b.s[b.len - 1] == '\\' && b.s[b.len - 2] != '\\')
+							b.s[b.len - 1] = 'z';
 						puts_(&b, "\",");
 					}
 					puts_(&b, snippets[s]);
 					puts_(&b, "]");
 					snprintf(label, sizeof(label), "snippet %zu at %zu variant %d", s, start, variant);
-					compare_all(label, b.p, b.len);
+					compare_all(label, b.s, b.len);
 					/* and cut at the end of the snippet (end of input inside it) */
-					compare_all(label, b.p, b.len - 1);
+					compare_all(label, b.s, b.len - 1);
 					count += 2;
 				}
 			}
 		}
-	free(b.p);
+	free(b.s);
 	printf("boundaries: %ld inputs compared\n", count);
 }
 
@@ -295,7 +273,7 @@ dense(void)
 	static const char *const units[] = {"1,", "[],", "{},", "\"\",", "[1,[2,[3]]],", "\"\\\"\","};
 	size_t		u;
 	long		count = 0;
-	sbuf		b = {0};
+	t_buf		b = {0};
 
 	for (u = 0; u < sizeof(units) / sizeof(units[0]); u++)
 	{
@@ -313,22 +291,22 @@ dense(void)
 				puts_(&b, units[u]);
 			puts_(&b, "0]");
 			snprintf(label, sizeof(label), "dense %zu x %zu", u, reps);
-			compare_all(label, b.p, b.len);
+			compare_all(label, b.s, b.len);
 			count++;
 			/* plant one bad byte at a few places, including near window cuts */
 			for (k = 1; k < 12; k++)
 			{
 				size_t		at = (b.len * k) / 12;
-				char		saved = b.p[at];
+				char		saved = b.s[at];
 
-				b.p[at] = (char) (k % 3 == 0 ? 0xff : k % 3 == 1 ? '"' : 'x');
-				compare_all(label, b.p, b.len);
-				b.p[at] = saved;
+				b.s[at] = (char) (k % 3 == 0 ? 0xff : k % 3 == 1 ? '"' : 'x');
+				compare_all(label, b.s, b.len);
+				b.s[at] = saved;
 				count++;
 			}
 		}
 	}
-	free(b.p);
+	free(b.s);
 	printf("dense: %ld inputs compared\n", count);
 }
 

@@ -30,34 +30,12 @@ static uint64_t rng = 0x243f6a8885a308d3ULL;
 static uint64_t
 next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return t_rand(&rng);
 }
 
-typedef struct sbuf
-{
-	char	   *s;
-	size_t		len,
-				cap;
-} sbuf;
 
 static void
-sb_put(sbuf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap)
-	{
-		b->cap = (b->len + n + 1) * 2;
-		b->s = realloc(b->s, b->cap);
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = 0;
-}
-
-static void
-sb_printf(sbuf *b, const char *fmt, ...)
+sb_printf(t_buf *b, const char *fmt, ...)
 {
 	char		tmp[2048];
 	va_list		ap;
@@ -68,26 +46,26 @@ sb_printf(sbuf *b, const char *fmt, ...)
 	va_end(ap);
 	if (n >= (int) sizeof(tmp))
 		abort();
-	sb_put(b, tmp, (size_t) n);
+	t_put(b, tmp, (size_t) n);
 }
 
 /* A JSON string of n copies of c. */
 static void
-sb_repeat(sbuf *b, char c, size_t n)
+sb_repeat(t_buf *b, char c, size_t n)
 {
-	sb_put(b, "\"", 1);
+	t_put(b, "\"", 1);
 	while (n--)
-		sb_put(b, &c, 1);
-	sb_put(b, "\"", 1);
+		t_put(b, &c, 1);
+	t_put(b, "\"", 1);
 }
 
 /* Start a padded document: what follows starts past FJ_REFS_FROM bytes of tape. */
 static void
-sb_pad(sbuf *b)
+sb_pad(t_buf *b)
 {
-	sb_put(b, "[", 1);
+	t_put(b, "[", 1);
 	sb_repeat(b, '_', PAD);
-	sb_put(b, ",", 1);
+	t_put(b, ",", 1);
 }
 
 /* The minified JSON text of a tape value. */
@@ -245,41 +223,41 @@ refs_in(const char *json)
 static void
 test_which(void)
 {
-	sbuf		b = {0};
+	t_buf		b = {0};
 
 	char		x[FJ_REF_MIN_LEN + 1];
 
 	/* FJ_REF_MIN_LEN bytes: referenced; one less: not */
 	sb_pad(&b);
 	sb_repeat(&b, 'a', FJ_REF_MIN_LEN);
-	sb_put(&b, ",", 1);
+	t_put(&b, ",", 1);
 	sb_repeat(&b, 'a', FJ_REF_MIN_LEN);
-	sb_put(&b, ",", 1);
+	t_put(&b, ",", 1);
 	sb_repeat(&b, 'b', FJ_REF_MIN_LEN - 1);
-	sb_put(&b, ",", 1);
+	t_put(&b, ",", 1);
 	sb_repeat(&b, 'b', FJ_REF_MIN_LEN - 1);
-	sb_put(&b, "]", 1);
+	t_put(&b, "]", 1);
 	CHECK(refs_in(b.s) == 1);
 	b.len = 0;
 
 	/* not before FJ_REFS_FROM bytes of tape */
-	sb_put(&b, "[", 1);
+	t_put(&b, "[", 1);
 	sb_repeat(&b, 'a', FJ_REF_MIN_LEN);
-	sb_put(&b, ",", 1);
+	t_put(&b, ",", 1);
 	sb_repeat(&b, 'a', FJ_REF_MIN_LEN);
-	sb_put(&b, "]", 1);
+	t_put(&b, "]", 1);
 	CHECK(refs_in(b.s) == 0);
 	b.len = 0;
 
 	/* keys are never references, nor referenced */
 	sb_pad(&b);
-	sb_put(&b, "{", 1);
+	t_put(&b, "{", 1);
 	sb_repeat(&b, 'k', 100);
-	sb_put(&b, ":1,", 3);
+	t_put(&b, ":1,", 3);
 	sb_repeat(&b, 'k', 100);
-	sb_put(&b, ":", 1);
+	t_put(&b, ":", 1);
 	sb_repeat(&b, 'k', 100);
-	sb_put(&b, "}]", 2);
+	t_put(&b, "}]", 2);
 	CHECK(refs_in(b.s) == 0);
 	b.len = 0;
 
@@ -328,7 +306,7 @@ test_moves(void)
 
 	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
 	{
-		sbuf		b = {0};
+		t_buf		b = {0};
 		const char *p;
 
 		sb_pad(&b);
@@ -338,8 +316,8 @@ test_moves(void)
 			else if (*p == 'F')
 				sb_repeat(&b, 'f', 300);	/* filler: the container passes 255 bytes */
 			else
-				sb_put(&b, p, 1);
-		sb_put(&b, "]", 1);
+				t_put(&b, p, 1);
+		t_put(&b, "]", 1);
 		check_doc(b.s, b.len, shapes[i], &st);
 		CHECKF(refs_in(b.s) > 0, "%s: no reference written", shapes[i]);
 		free(b.s);
@@ -349,14 +327,14 @@ test_moves(void)
 
 /* A pool string: the phrase three times, long enough to be referenced. */
 static void
-sb_pool(sbuf *b, const char *phrase)
+sb_pool(t_buf *b, const char *phrase)
 {
 	int			r;
 
-	sb_put(b, "\"", 1);
+	t_put(b, "\"", 1);
 	for (r = 0; r < 3; r++)
-		sb_put(b, phrase, strlen(phrase));
-	sb_put(b, "\"", 1);
+		t_put(b, phrase, strlen(phrase));
+	t_put(b, "\"", 1);
 }
 
 /*
@@ -364,7 +342,7 @@ sb_pool(sbuf *b, const char *phrase)
  * long strings from a small pool.
  */
 static void
-gen_value(sbuf *b, int depth)
+gen_value(t_buf *b, int depth)
 {
 	static const char *const pool[] = {
 		"https://api.example.com/repos/octocat/hello-world/issues/comments/1234567?page=2&per_page=100&sort=created",
@@ -400,27 +378,27 @@ gen_value(sbuf *b, int depth)
 		case 4:
 			n = next_rand() % 4 == 0 ? 40 : 6;	/* one call a statement: a fixed order */
 			n = (unsigned) (next_rand() % n);
-			sb_put(b, "[", 1);
+			t_put(b, "[", 1);
 			for (i = 0; i < n; i++)
 			{
 				if (i)
-					sb_put(b, ",", 1);
+					t_put(b, ",", 1);
 				gen_value(b, depth + 1);
 			}
-			sb_put(b, "]", 1);
+			t_put(b, "]", 1);
 			break;
 		default:
 			n = next_rand() % 4 == 0 ? 20 : 6;
 			n = (unsigned) (next_rand() % n);
-			sb_put(b, "{", 1);
+			t_put(b, "{", 1);
 			for (i = 0; i < n; i++)
 			{
 				if (i)
-					sb_put(b, ",", 1);
+					t_put(b, ",", 1);
 				sb_printf(b, "\"k%u\":", (unsigned) (next_rand() % 30));
 				gen_value(b, depth + 1);
 			}
-			sb_put(b, "}", 1);
+			t_put(b, "}", 1);
 	}
 }
 
@@ -432,14 +410,14 @@ test_random(void)
 
 	for (d = 0; d < 400; d++)
 	{
-		sbuf		b = {0};
+		t_buf		b = {0};
 		char		what[32];
 
 		sb_pad(&b);
 		gen_value(&b, 0);
-		sb_put(&b, ",", 1);
+		t_put(&b, ",", 1);
 		gen_value(&b, 0);
-		sb_put(&b, "]", 1);
+		t_put(&b, "]", 1);
 		snprintf(what, sizeof(what), "random document %d", d);
 		check_doc(b.s, b.len, what, &st);
 		free(b.s);
@@ -453,21 +431,21 @@ test_random(void)
 static void
 test_large(void)
 {
-	sbuf		b = {0};
+	t_buf		b = {0};
 	tape_stats	st = {0};
 	int			i;
 
 	sb_pad(&b);
 	sb_repeat(&b, 'L', FJ_REF_MIN_LEN + 4);
-	sb_put(&b, ",[1],[", 6);
+	t_put(&b, ",[1],[", 6);
 	for (i = 0; i < 1000; i++)
 	{
 		sb_repeat(&b, 'L', FJ_REF_MIN_LEN + 4);
-		sb_put(&b, ",", 1);
+		t_put(&b, ",", 1);
 	}
-	sb_put(&b, "1],", 3);
+	t_put(&b, "1],", 3);
 	sb_repeat(&b, 'L', FJ_REF_MIN_LEN + 4);
-	sb_put(&b, "]", 1);
+	t_put(&b, "]", 1);
 	check_doc(b.s, b.len, "large", &st);
 	CHECK(st.refs == 1001);
 	free(b.s);
@@ -490,7 +468,7 @@ test_mutants(void)
 
 	for (d = 0; d < sizeof(docs) / sizeof(docs[0]); d++)
 	{
-		sbuf		b = {0};
+		t_buf		b = {0};
 		const char *p;
 		fj_buf		t;
 		fj_error	err;
@@ -501,8 +479,8 @@ test_mutants(void)
 			if (*p == 'S')
 				sb_repeat(&b, 'm', FJ_REF_MIN_LEN);
 			else
-				sb_put(&b, p, 1);
-		sb_put(&b, "]", 1);
+				t_put(&b, p, 1);
+		t_put(&b, "]", 1);
 		if (fj_parse(b.s, b.len, NULL, &t, &err) != FJ_OK)
 		{
 			CHECK(0);
