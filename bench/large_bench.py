@@ -1,12 +1,13 @@
 #!/usr/bin/python3
-"""Lookups in large documents, which PostgreSQL compresses and stores out of
-line (TOAST): fastjson against jsonb, side by side in one run. The rows are
-the statuses of the corpus's twitter.json, each with a text member of about
-15 kB added last ("body": words of the statuses' texts, drawn with a fixed
-seed).
-jsonb detoasts the whole value for every lookup; fastjson reads a prefix
-when the lookup allows. The timed runs interleave the two types, best of
-REPS (median in parentheses). Prints a markdown section.
+"""Lookups in large documents, which PostgreSQL compresses: fastjson against
+jsonb, side by side in one run, each type with its default storage. The rows
+are the statuses of the corpus's twitter.json, each with a text member of
+about 15 kB added last ("body": words of the statuses' texts, drawn with a
+fixed seed), about 6 kB compressed.
+jsonb (storage extended) stores them out of line and detoasts the whole value
+for every lookup; fastjson (storage main) keeps them compressed in the row
+and decodes only the start a lookup needs. The timed runs interleave the two
+types, best of REPS (median in parentheses). Prints a markdown section.
 
 usage: large_bench.py --corpus DIR --file OUT.ndjson --rows N --reps N
        (PGHOST etc. name the cluster; OUT.ndjson must be readable by the server)
@@ -64,9 +65,11 @@ def main():
            "`bench/large_bench.py`: the %d statuses of twitter.json, each with a text member of "
            "%s bytes on average added last, %s rows (%.1f MB of NDJSON, mean line %s bytes), loaded "
            "with COPY into a "
-           "jsonb and a fastjson table (default pglz compression). Such rows are compressed and stored "
-           "out of line: jsonb detoasts the whole value for every lookup; fastjson reads the first "
-           "2 kB and more only when the lookup needs it. Serial scans, the timed runs of the two types "
+           "jsonb and a fastjson table (default pglz compression, each type's default storage). Such rows "
+           "are compressed. jsonb's storage (extended) moves them out of line, and a lookup fetches "
+           "the TOAST chunks and decompresses the whole value; fastjson's (main) keeps them in the row, "
+           "one to a page, and a lookup decodes only the start of the value it needs (the heap column "
+           "shows where the values are). Serial scans, the timed runs of the two types "
            "interleaved, best of %d (median)." % (nstatuses, f"{body:,}", f"{args.rows:,}", size / 1e6,
                                                   f"{size // max(args.rows, 1):,}", args.reps), ""]
     with psycopg.connect(dbname="postgres", autocommit=True) as conn:
@@ -79,15 +82,17 @@ def main():
             cur.execute("CREATE TABLE large_%s (doc %s)" % (typ, typ))
             cur.execute("COPY large_%s (doc) FROM '%s' %s" % (typ, args.file, COPY_OPTS))
             cur.execute("VACUUM ANALYZE large_%s" % typ)
-            cur.execute("SELECT pg_total_relation_size('large_%s'), avg(pg_column_size(doc)), "
+            cur.execute("SELECT pg_total_relation_size('large_%s'), pg_relation_size('large_%s'), "
+                        "avg(pg_column_size(doc)), "
                         "count(*) FILTER (WHERE pg_column_compression(doc) IS NOT NULL), count(*) "
-                        "FROM large_%s" % (typ, typ))
+                        "FROM large_%s" % (typ, typ, typ))
             stored[typ] = cur.fetchone()
-        out.append("| type | table MB | mean stored value B | rows compressed |")
-        out.append("|---|--:|--:|--:|")
+        out.append("| type | table MB | heap MB | mean stored value B | rows compressed |")
+        out.append("|---|--:|--:|--:|--:|")
         for typ in TYPES:
-            total, avg, comp, n = stored[typ]
-            out.append("| %s | %.1f | %s | %s of %s |" % (typ, total / 1e6, f"{int(avg):,}", f"{comp:,}", f"{n:,}"))
+            total, heap, avg, comp, n = stored[typ]
+            out.append("| %s | %.1f | %.1f | %s | %s of %s |" % (typ, total / 1e6, heap / 1e6, f"{int(avg):,}",
+                                                            f"{comp:,}", f"{n:,}"))
         out += ["", "| query | jsonb s | fastjson s | fastjson / jsonb time | same result |", "|---|--:|--:|--:|---|"]
         for label, sql in QUERIES:
             times = {t: [] for t in TYPES}
