@@ -234,7 +234,8 @@ lookup_pglz(struct varlena *attr, const parsed_path *pp)
 		size_t		need = 0;
 		fj_found	r;
 
-		if (!fj_pglz_decode(&z, want))
+		/* the data must give all it was asked for, up to the value's size */
+		if (!fj_pglz_decode(&z, want) || z.out_len < Min(want, total))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_CORRUPTED),
 					 errmsg_internal("compressed pglz data is corrupt")));
