@@ -239,15 +239,9 @@ lookup_pglz(struct varlena *attr, const parsed_path *pp)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_CORRUPTED),
 					 errmsg_internal("compressed pglz data is corrupt")));
+		/* want is at least 256: only a tape of 2 bytes or fewer is this short */
 		if (z.out_len <= FJ_TAPE_HEADER || !fj_tape_version_readable(tape[0]))
-		{
-			if (z.out_len <= FJ_TAPE_HEADER && z.out_len < total)
-			{
-				want = FJ_TAPE_HEADER + 1;
-				continue;
-			}
 			fastjson_report_tape_version_byte(z.out_len ? tape[0] : 0);
-		}
 		r = follow_steps(pp, tape + FJ_TAPE_HEADER, z.out_len - FJ_TAPE_HEADER,
 						 (tape[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &value, &need);
 		if (r != FJ_MORE)
