@@ -7,6 +7,8 @@
 #     test   build + clang/libFuzzer, simdjson, python cbor2/psycopg,
 #            aarch64 cross toolchain + qemu-user, valgrind
 #     bench  build + simdjson, g++, hyperfine, gnuplot, python psycopg
+#     pgsource  what building PostgreSQL 16-19 from source needs (the version matrix)
+#     citus  what building Citus against PostgreSQL 15 needs (the scale-out test)
 #     all    everything (the default when no GROUP is given)
 #   Several groups may be given; their packages are merged.
 #
@@ -18,14 +20,18 @@ BUILD_PKGS=(make gcc postgresql-15 postgresql-server-dev-15 libcbor-dev python3 
 TEST_PKGS=("${BUILD_PKGS[@]}" clang-14 libclang-rt-14-dev libfuzzer-14-dev
            python3-cbor2 python3-psycopg gcc-aarch64-linux-gnu libc6-dev-arm64-cross
            qemu-user valgrind libsimdjson-dev g++)
+PGSOURCE_PKGS=(make gcc bison flex pkg-config libreadline-dev zlib1g-dev libicu-dev liblz4-dev)
+CITUS_PKGS=(make gcc autoconf flex bison postgresql-server-dev-15 libcurl4-openssl-dev liblz4-dev
+            libzstd-dev libkrb5-dev libssl-dev libselinux1-dev libxslt1-dev libpam0g-dev
+            libreadline-dev zlib1g-dev)
 BENCH_PKGS=("${BUILD_PKGS[@]}" libsimdjson-dev g++ hyperfine gnuplot-nox python3-psycopg)
 ALL_PKGS=(make gcc g++ clang-14 libclang-rt-14-dev libfuzzer-14-dev postgresql-15
           postgresql-server-dev-15 libcbor-dev libsimdjson-dev python3 python3-cbor2
           python3-psycopg gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-          hyperfine gnuplot-nox valgrind)
+          hyperfine gnuplot-nox valgrind "${PGSOURCE_PKGS[@]}" "${CITUS_PKGS[@]}")
 
 usage() {
-    echo "usage: $0 [build|test|bench|all]..." >&2
+    echo "usage: $0 [build|test|bench|pgsource|citus|all]..." >&2
     exit 2
 }
 
@@ -38,9 +44,11 @@ for g in "${groups[@]}"; do
         build) wanted+=("${BUILD_PKGS[@]}") ;;
         test)  wanted+=("${TEST_PKGS[@]}") ;;
         bench) wanted+=("${BENCH_PKGS[@]}") ;;
+        pgsource) wanted+=("${PGSOURCE_PKGS[@]}") ;;
+        citus) wanted+=("${CITUS_PKGS[@]}") ;;
         all)   wanted+=("${ALL_PKGS[@]}") ;;
         -h|--help) usage ;;
-        *) echo "deps.sh: unknown group '$g' (expected build, test, bench or all)" >&2; usage ;;
+        *) echo "deps.sh: unknown group '$g' (expected build, test, bench, pgsource, citus or all)" >&2; usage ;;
     esac
 done
 
