@@ -14,15 +14,8 @@ MODULE_big = fastjson
 DATA = fastjson--0.1.sql
 PGFILEDESC = "fastjson - fast JSON type"
 
-CORE_OBJS = src/parser.o src/tape_builder.o src/tape_reader.o src/tape_validator.o src/string_refs.o src/pglz_prefix.o \
-	src/text_writer.o src/text_pretty.o src/utf8.o \
-	src/simd/scalar.o src/simd/avx2.o src/simd/avx512.o src/simd/neon.o
-SQL_OBJS = src/fastjson_module.o src/fastjson_io.o src/fastjson_extract.o src/fastjson_ndjson.o \
-	src/fastjson_compare.o src/fastjson_contain.o \
-	src/fastjson_funcs.o src/fastjson_build.o src/fastjson_agg.o src/fastjson_cast.o src/fastjson_edit.o src/fastjson_gin.o
-OBJS = $(CORE_OBJS) $(SQL_OBJS)
-# CBOR (doc/cbor.md): the core mapping and its SQL functions, through libcbor
-OBJS += src/cbor_number.o src/cbor_encode.o src/cbor_decode.o src/fastjson_cbor.o
+include sources.mk
+OBJS = $(patsubst %.c,%.o,$(CORE_SRC) $(CBOR_SRC) $(SQL_SRC))
 SHLIB_LINK += -lcbor
 
 REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts edit compare contain gin differential
@@ -35,6 +28,9 @@ PG_INCLUDE_SERVER := $(shell $(PG_CONFIG) --includedir-server 2>/dev/null)
 
 # -isystem keeps -Wextra to our own code, not PostgreSQL's headers.
 PG_CPPFLAGS = -isystem $(PG_INCLUDE_SERVER)
+# the version the module reports (PG_MODULE_MAGIC_EXT, 18 and later)
+FASTJSON_VERSION := $(shell sed -n "s/^default_version = '\\(.*\\)'/\\1/p" fastjson.control)
+PG_CPPFLAGS += -DFASTJSON_VERSION='"$(FASTJSON_VERSION)"'
 PG_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -Wno-declaration-after-statement
 
 # No LLVM bitcode for JIT inlining: it needs clang at build time and buys

@@ -4,17 +4,14 @@
 #   make -f core.mk VARIANT=asan    AddressSanitizer + UBSan build in build/asan
 #   make -f core.mk CC=aarch64-linux-gnu-gcc VARIANT=arm64
 #
-# The Makefile (PGXS) builds the same sources into the extension.
+# The Makefile (PGXS) builds the same sources (sources.mk) into the extension.
 
 VARIANT ?= release
 CC ?= cc
 B := build/$(VARIANT)
 
-CORE_SRC := src/parser.c src/tape_builder.c src/tape_reader.c src/tape_validator.c src/string_refs.c src/pglz_prefix.c \
-	src/text_writer.c src/text_pretty.c src/utf8.c \
-	src/simd/scalar.c src/simd/avx2.c src/simd/avx512.c src/simd/neon.c
+include sources.mk
 # CBOR needs libcbor, which the ARM64 cross build lacks: left out there.
-CBOR_SRC := src/cbor_number.c src/cbor_encode.c src/cbor_decode.c
 CBOR_LIBS :=
 ifneq ($(VARIANT),arm64)
   CORE_SRC += $(CBOR_SRC)

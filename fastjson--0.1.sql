@@ -51,7 +51,7 @@ CREATE FUNCTION text(fastjson) RETURNS text
 	AS 'MODULE_PATHNAME', 'fastjson_to_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION fastjson(json) RETURNS fastjson
 	AS 'MODULE_PATHNAME', 'fastjson_from_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION json(fastjson) RETURNS json
+CREATE FUNCTION "json"(fastjson) RETURNS json
 	AS 'MODULE_PATHNAME', 'fastjson_to_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION fastjson(jsonb) RETURNS fastjson
 	AS 'MODULE_PATHNAME', 'fastjson_from_jsonb' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -61,7 +61,7 @@ CREATE FUNCTION jsonb(fastjson) RETURNS jsonb
 CREATE CAST (text AS fastjson) WITH FUNCTION fastjson(text) AS ASSIGNMENT;
 CREATE CAST (fastjson AS text) WITH FUNCTION text(fastjson) AS ASSIGNMENT;
 CREATE CAST (json AS fastjson) WITH FUNCTION fastjson(json) AS ASSIGNMENT;
-CREATE CAST (fastjson AS json) WITH FUNCTION json(fastjson) AS ASSIGNMENT;
+CREATE CAST (fastjson AS json) WITH FUNCTION "json"(fastjson) AS ASSIGNMENT;
 CREATE CAST (jsonb AS fastjson) WITH FUNCTION fastjson(jsonb) AS ASSIGNMENT;
 CREATE CAST (fastjson AS jsonb) WITH FUNCTION jsonb(fastjson) AS ASSIGNMENT;
 

@@ -18,8 +18,10 @@
 # test/fuzz/regressions/README.md); by default every check is strict.
 # A crash file is reproduced by running the target on it: build/fuzz/fuzz_parse FILE.
 #
-# The core sources are CORE_SRC from core.mk, compiled here with coverage
+# The core sources are CORE_SRC from sources.mk, compiled here with coverage
 # instrumentation; src/simd/neon.c compiles to nothing on x86-64.
+
+include sources.mk
 
 FUZZ_CC ?= clang-14
 DATA ?= ../shared/data
@@ -56,7 +58,7 @@ fuzz_tape_SEEDS_DEP := $(B)/seeds/.stamp
 # The CBOR decoder: its sources are outside CORE_SRC, so the other targets
 # do not need libcbor. Seeds: Appendix A and the JSON seeds encoded by cbor2.
 FUZZ_TARGETS += fuzz_cbor
-fuzz_cbor_SRC := src/cbor_number.c src/cbor_encode.c src/cbor_decode.c
+fuzz_cbor_SRC := $(CBOR_SRC)
 fuzz_cbor_LIBS := -lcbor -lm
 fuzz_cbor_MAX_LEN := 4096
 fuzz_cbor_DICT := test/fuzz/cbor.dict
@@ -75,13 +77,6 @@ FJ_FUZZ_KNOWN ?=
 export FJ_FUZZ_KNOWN
 
 # ------------------------------------------------------------------ build
-
-# CORE_SRC as core.mk defines it (continuation lines joined); not included,
-# so that core.mk's rules (its clean removes all of build/) stay out of here.
-CORE_SRC := $(strip $(shell sed -e ':a' -e '/\\$$/{N;ba' -e '}' -e 's/\\\n/ /g' core.mk | sed -n 's/^CORE_SRC[[:space:]]*:=//p'))
-ifeq ($(CORE_SRC),)
-  $(error fuzz.mk: could not read CORE_SRC from core.mk)
-endif
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra -fsanitize=fuzzer $(SAN)

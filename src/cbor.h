@@ -91,35 +91,7 @@ typedef struct fj_cbor_decode_options
 fj_code		fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_options *opt,
 						   fj_buf *out, fj_error *err);
 
-/* ------------------------------------------------------------ messages */
-
-/* What err->message holds, one line each (the SQL layer tells some apart). */
-#define FJ_CBOR_MSG_EMPTY "The input is empty."
-#define FJ_CBOR_MSG_TRUNCATED "The input is truncated: a data item, or a length or count it declares, runs past the end."
-#define FJ_CBOR_MSG_TRAILING "Unexpected bytes after the end of the data item."
-#define FJ_CBOR_MSG_RESERVED "Reserved additional information value (not well-formed CBOR)."
-#define FJ_CBOR_MSG_SIMPLE_2BYTE "Simple value below 32 in the two-byte form (not well-formed CBOR)."
-#define FJ_CBOR_MSG_BREAK "Break code outside an indefinite-length item."
-#define FJ_CBOR_MSG_BREAK_KEY "Break code between a map key and its value."
-#define FJ_CBOR_MSG_BREAK_TAG "Break code where a tag's content should be."
-#define FJ_CBOR_MSG_CHUNK "An indefinite-length string may only hold definite-length strings of its own type."
-#define FJ_CBOR_MSG_UTF8 "Text string is not valid UTF-8."
-#define FJ_CBOR_MSG_KEY "Map key is not a text string or an integer."
-#define FJ_CBOR_MSG_NONFINITE "NaN and infinities have no JSON form."
-#define FJ_CBOR_MSG_UNDEFINED "The value undefined has no JSON form."
-#define FJ_CBOR_MSG_SIMPLE "Simple values other than false, true and null have no JSON form."
-#define FJ_CBOR_MSG_BIGNUM "Tag 2 or 3 (bignum) must enclose a byte string."
-#define FJ_CBOR_MSG_DECIMAL "Tag 4 (decimal fraction) must enclose an array of two integers."
-#define FJ_CBOR_MSG_DECIMAL_EXP "Decimal fraction exponent is outside the 64-bit range."
-#define FJ_CBOR_MSG_DEPTH "Nesting is deeper than the maximum allowed depth."
-#define FJ_CBOR_MSG_TOO_BIG "The document is larger than the maximum allowed size."
-#define FJ_CBOR_MSG_STRING_TOO_BIG "A string or number is longer than the maximum allowed length."
-#define FJ_CBOR_MSG_COUNT "A container has more than 2^32 - 1 members."
-#define FJ_CBOR_MSG_NOMEM "Out of memory."
-#define FJ_CBOR_MSG_INTERRUPTED "Interrupted."
-#define FJ_CBOR_MSG_DUPLICATE "Object has a duplicate key."
-#define FJ_CBOR_MSG_EXPONENT "The exponent of a number does not fit in 64 bits."
-#define FJ_CBOR_MSG_OUTPUT_TOO_BIG "The CBOR output would exceed the maximum allowed size."
+/* Failures are reported by reason (src/error.h, the FJ_R_CBOR_* rows). */
 
 /* --------------------------------------- numbers (cbor_number.c, internal) */
 

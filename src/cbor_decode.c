@@ -20,7 +20,7 @@
  * here before libcbor sees them.
  */
 #include "cbor.h"
-#include "tape.h"
+#include "tape_writer.h"
 #include "utf8.h"
 
 #include <cbor.h>
@@ -66,9 +66,7 @@ typedef struct decoder
 	size_t		max_size;
 	uint32_t	max_depth;
 	uint32_t	depth;			/* open arrays and maps */
-	dframe	   *stack;
-	size_t		nframes,
-				frames_cap;
+	fj_buf		frames;			/* dframe: the open items, innermost last */
 	bool		root_done;
 	uint8_t		tag_num;		/* a pending tag 2, 3 or 4 the next item is the content of */
 	uint8_t		tag_hint;		/* a pending tag 21, 22 or 23 */
@@ -99,30 +97,24 @@ typedef struct decoder
 
 /* Record the first failure (callbacks cannot return one). */
 static bool
-fail_at(decoder *d, fj_code code, const char *message, size_t offset)
+fail_at(decoder *d, fj_reason reason, size_t offset)
 {
 	if (d->rc == FJ_OK)
-	{
-		d->rc = code;
-		d->err->code = code;
-		d->err->message = message;
-		d->err->offset = offset;
-	}
+		d->rc = fj_fail(d->err, reason, offset);
 	return false;
 }
 
+/* The same at the current item. */
 static bool
-fail(decoder *d, const char *message)
+fail(decoder *d, fj_reason reason)
 {
-	return fail_at(d, FJ_ERR_CBOR, message, d->item);
+	return fail_at(d, reason, d->item);
 }
 
 static bool
 fail_code(decoder *d, fj_code code)
 {
-	const char *m = code == FJ_ERR_NOMEM ? FJ_CBOR_MSG_NOMEM : code == FJ_ERR_INTERRUPTED ? FJ_CBOR_MSG_INTERRUPTED : FJ_CBOR_MSG_TOO_BIG;
-
-	return fail_at(d, code, m, d->item);
+	return fail(d, code == FJ_ERR_NOMEM ? FJ_R_NOMEM : code == FJ_ERR_INTERRUPTED ? FJ_R_INTERRUPTED : FJ_R_TOO_BIG);
 }
 
 /* ------------------------------------------------------------ buffers */
@@ -134,24 +126,12 @@ fail_code(decoder *d, fj_code code)
 static bool
 reserve_slack(decoder *d, size_t n, size_t slack)
 {
-	size_t		need,
-				cap;
-	uint8_t    *p;
-
 	if (d->out.cap - d->out.len >= n)
 		return true;
-	need = d->out.len + n;
-	if (need < n || (d->max_size && need - slack > d->max_size))
+	if (n > SIZE_MAX - d->out.len || (d->max_size && d->out.len + n - slack > d->max_size))
 		return fail_code(d, FJ_ERR_TOO_BIG);
-	cap = d->out.cap * 2;
-	if (cap < need + 64)
-		cap = need + 64;
-	p = d->out.data ? d->a->grow(d->a->ctx, d->out.data, d->out.len, cap)
-		: d->a->alloc(d->a->ctx, cap);
-	if (!p)
+	if (!fj_buf_reserve(d->a, &d->out, n))
 		return fail_code(d, FJ_ERR_NOMEM);
-	d->out.data = p;
-	d->out.cap = cap;
 	return true;
 }
 
@@ -165,21 +145,10 @@ reserve(decoder *d, size_t n)
 static bool
 append(decoder *d, fj_buf *b, const void *p, size_t n)
 {
-	if (b->cap - b->len < n)
-	{
-		size_t		cap = b->cap * 2;
-		uint8_t    *q;
-
-		if (b->len + n < n)
-			return fail_code(d, FJ_ERR_TOO_BIG);
-		if (cap < b->len + n + 64)
-			cap = b->len + n + 64;
-		q = b->data ? d->a->grow(d->a->ctx, b->data, b->len, cap) : d->a->alloc(d->a->ctx, cap);
-		if (!q)
-			return fail_code(d, FJ_ERR_NOMEM);
-		b->data = q;
-		b->cap = cap;
-	}
+	if (n > SIZE_MAX - b->len)
+		return fail_code(d, FJ_ERR_TOO_BIG);
+	if (!fj_buf_reserve(d->a, b, n))
+		return fail_code(d, FJ_ERR_NOMEM);
 	if (n)
 		memcpy(b->data + b->len, p, n);
 	b->len += n;
@@ -196,7 +165,7 @@ put_text_header(decoder *d, int type, size_t n)
 
 	if (n > FJ_MAX_TEXT_LEN)
 	{
-		fail_at(d, FJ_ERR_TOO_BIG, FJ_CBOR_MSG_STRING_TOO_BIG, d->item);
+		fail(d, FJ_R_CBOR_STRING_TOO_BIG);
 		return NULL;
 	}
 	if (!reserve(d, 5 + n))
@@ -222,7 +191,7 @@ put_number_text(decoder *d, const void *s, size_t n)
 {
 	if (n > FJ_MAX_TEXT_LEN)
 	{
-		fail_at(d, FJ_ERR_TOO_BIG, FJ_CBOR_MSG_STRING_TOO_BIG, d->item);
+		fail(d, FJ_R_CBOR_STRING_TOO_BIG);
 		return false;
 	}
 	if (!reserve(d, 9 + n))
@@ -331,7 +300,7 @@ put_bytes_text(decoder *d, const uint8_t *s, size_t n, uint8_t hint)
 	size_t		i;
 
 	if (n > (size_t) FJ_MAX_TEXT_LEN)
-		return fail_at(d, FJ_ERR_TOO_BIG, FJ_CBOR_MSG_STRING_TOO_BIG, d->item);
+		return fail(d, FJ_R_CBOR_STRING_TOO_BIG);
 	if (hint == 23)
 		tlen = 2 * n;
 	else if (hint == 22)
@@ -409,7 +378,7 @@ put_decimal(decoder *d)
 	if (e == 0)
 		return put_integer_digits(d, d->mantissa_negative, c, n);
 	if (e > 0 && (uint64_t) e > (uint64_t) INT64_MAX - (n - 1))
-		return fail(d, FJ_CBOR_MSG_DECIMAL_EXP);
+		return fail(d, FJ_R_CBOR_DECIMAL_EXP);
 	adjusted = e + ((int64_t) n - 1);
 	t->len = 0;
 	if (d->mantissa_negative && !append(d, t, "-", 1))
@@ -455,7 +424,7 @@ put_decimal(decoder *d)
 static inline dframe *
 top(decoder *d)
 {
-	return d->nframes ? &d->stack[d->nframes - 1] : NULL;
+	return d->frames.len ? (dframe *) (d->frames.data + d->frames.len) - 1 : NULL;
 }
 
 /* What the next item is for. */
@@ -485,20 +454,10 @@ next_hint(decoder *d)
 static bool
 push(decoder *d, uint8_t kind, bool indefinite, uint64_t n, uint8_t hint)
 {
-	dframe	   *f;
+	dframe	   *f = fj_buf_push(d->a, &d->frames, sizeof(dframe));
 
-	if (d->nframes == d->frames_cap)
-	{
-		size_t		cap = d->frames_cap ? d->frames_cap * 2 : 32;
-		void	   *p = d->stack ? d->a->grow(d->a->ctx, d->stack, d->nframes * sizeof(dframe), cap * sizeof(dframe))
-			: d->a->alloc(d->a->ctx, cap * sizeof(dframe));
-
-		if (!p)
-			return fail_code(d, FJ_ERR_NOMEM);
-		d->stack = p;
-		d->frames_cap = cap;
-	}
-	f = &d->stack[d->nframes++];
+	if (!f)
+		return fail_code(d, FJ_ERR_NOMEM);
 	f->kind = kind;
 	f->indefinite = indefinite;
 	f->remaining = n;
@@ -519,13 +478,14 @@ push(decoder *d, uint8_t kind, bool indefinite, uint64_t n, uint8_t hint)
 static bool
 close_container(decoder *d)
 {
-	dframe	   *f = &d->stack[--d->nframes];
+	dframe	   *f = top(d);
 	uint8_t    *end;
 
+	d->frames.len -= sizeof(dframe);
 	d->depth--;
 	/* the tape's size fields are 32-bit */
 	if (d->out.len - f->hdr > (size_t) UINT32_MAX - 5 * (size_t) f->count)
-		return fail_at(d, FJ_ERR_TOO_BIG, FJ_CBOR_MSG_TOO_BIG, d->item);
+		return fail(d, FJ_R_TOO_BIG);
 	/* fj_close_container's key index and slack */
 	if (!reserve_slack(d, 5 * (size_t) f->count + 8, 5 * (size_t) f->count + 8))
 		return false;
@@ -557,14 +517,14 @@ item_done(decoder *d)
 			return true;
 		}
 		if (f->count == UINT32_MAX)
-			return fail_at(d, FJ_ERR_TOO_BIG, FJ_CBOR_MSG_COUNT, d->item);
+			return fail(d, FJ_R_CBOR_COUNT);
 		f->count++;
 		f->want_key = f->kind == FRAME_MAP;
 		if (f->kind == FRAME_DECIMAL)
 		{
 			if (f->indefinite || f->count < 2)
 				return true;
-			d->nframes--;
+			d->frames.len -= sizeof(dframe);
 			if (!put_decimal(d))
 				return false;
 			continue;
@@ -584,11 +544,11 @@ static inline bool
 begin(decoder *d, uint8_t *tag_num, uint8_t *hint, enum slot *slot)
 {
 	if (d->chunks)
-		return fail(d, FJ_CBOR_MSG_CHUNK);
+		return fail(d, FJ_R_CBOR_CHUNK);
 	*slot = next_slot(d);
 	*hint = next_hint(d);
 	if (*slot == SLOT_EXCESS)
-		return fail(d, FJ_CBOR_MSG_DECIMAL);
+		return fail(d, FJ_R_CBOR_DECIMAL);
 	*tag_num = d->tag_num;
 	d->tag_num = 0;
 	d->tag_hint = 0;
@@ -602,7 +562,7 @@ begin(decoder *d, uint8_t *tag_num, uint8_t *hint, enum slot *slot)
 static bool
 tag_content_error(decoder *d, uint8_t t)
 {
-	return fail(d, t == 4 ? FJ_CBOR_MSG_DECIMAL : FJ_CBOR_MSG_BIGNUM);
+	return fail(d, t == 4 ? FJ_R_CBOR_DECIMAL : FJ_R_CBOR_BIGNUM);
 }
 
 /* ------------------------------------------------------ item handlers */
@@ -632,7 +592,7 @@ on_int(decoder *d, uint64_t m, bool negative)
 		case SLOT_EXPONENT:
 			if (m > (uint64_t) INT64_MAX)
 			{
-				fail(d, FJ_CBOR_MSG_DECIMAL_EXP);
+				fail(d, FJ_R_CBOR_DECIMAL_EXP);
 				return;
 			}
 			d->exponent = negative ? -1 - (int64_t) m : (int64_t) m;
@@ -668,7 +628,7 @@ bytes_item(decoder *d, const uint8_t *s, size_t n, uint8_t t, uint8_t hint, enum
 		case SLOT_KEY:
 			if (!t)
 			{
-				fail(d, FJ_CBOR_MSG_KEY);
+				fail(d, FJ_R_CBOR_KEY);
 				return;
 			}
 			if (!bignum_digits(d, s, n, t == 3))
@@ -684,12 +644,12 @@ bytes_item(decoder *d, const uint8_t *s, size_t n, uint8_t t, uint8_t hint, enum
 			}
 			break;
 		case SLOT_EXPONENT:
-			fail(d, FJ_CBOR_MSG_DECIMAL);
+			fail(d, FJ_R_CBOR_DECIMAL);
 			return;
 		case SLOT_MANTISSA:
 			if (!t)
 			{
-				fail(d, FJ_CBOR_MSG_DECIMAL);
+				fail(d, FJ_R_CBOR_DECIMAL);
 				return;
 			}
 			if (!bignum_digits(d, s, n, t == 3))
@@ -723,7 +683,7 @@ text_item(decoder *d, const uint8_t *s, size_t n, uint8_t t, enum slot slot)
 	}
 	if (slot == SLOT_EXPONENT || slot == SLOT_MANTISSA)
 	{
-		fail(d, FJ_CBOR_MSG_DECIMAL);
+		fail(d, FJ_R_CBOR_DECIMAL);
 		return;
 	}
 	if (put_text(d, FJ_STRING, s, n))
@@ -732,7 +692,7 @@ text_item(decoder *d, const uint8_t *s, size_t n, uint8_t t, enum slot slot)
 
 /* A scalar with no JSON form of its own: null if substitute_null. */
 static void
-substitute(decoder *d, const char *message)
+substitute(decoder *d, fj_reason reason)
 {
 	uint8_t		t,
 				hint;
@@ -743,11 +703,11 @@ substitute(decoder *d, const char *message)
 	if (t)
 		tag_content_error(d, t);
 	else if (slot == SLOT_KEY)
-		fail(d, FJ_CBOR_MSG_KEY);
+		fail(d, FJ_R_CBOR_KEY);
 	else if (slot != SLOT_VALUE)
-		fail(d, FJ_CBOR_MSG_DECIMAL);
+		fail(d, FJ_R_CBOR_DECIMAL);
 	else if (!d->opt->substitute_null)
-		fail(d, message);
+		fail(d, reason);
 	else if (reserve(d, 1))
 	{
 		d->out.data[d->out.len++] = FJ_TAG(FJ_LITERAL, FJ_NULL);
@@ -768,9 +728,9 @@ on_literal(decoder *d, int literal)
 	if (t)
 		tag_content_error(d, t);
 	else if (slot == SLOT_KEY)
-		fail(d, FJ_CBOR_MSG_KEY);
+		fail(d, FJ_R_CBOR_KEY);
 	else if (slot != SLOT_VALUE)
-		fail(d, FJ_CBOR_MSG_DECIMAL);
+		fail(d, FJ_R_CBOR_DECIMAL);
 	else if (reserve(d, 1))
 	{
 		d->out.data[d->out.len++] = FJ_TAG(FJ_LITERAL, literal);
@@ -788,7 +748,7 @@ on_float(decoder *d, double v)
 
 	if (!isfinite(v))
 	{
-		substitute(d, FJ_CBOR_MSG_NONFINITE);
+		substitute(d, FJ_R_CBOR_NONFINITE);
 		return;
 	}
 	if (!begin(d, &t, &hint, &slot))
@@ -796,9 +756,9 @@ on_float(decoder *d, double v)
 	if (t)
 		tag_content_error(d, t);
 	else if (slot == SLOT_KEY)
-		fail(d, FJ_CBOR_MSG_KEY);
+		fail(d, FJ_R_CBOR_KEY);
 	else if (slot != SLOT_VALUE)
-		fail(d, FJ_CBOR_MSG_DECIMAL);
+		fail(d, FJ_R_CBOR_DECIMAL);
 	else if (put_number_text(d, buf, fj_double_shortest(v, buf)))
 		item_done(d);
 }
@@ -815,12 +775,12 @@ on_container(decoder *d, bool map, bool indefinite, uint64_t n)
 		return;
 	if (slot == SLOT_KEY)
 	{
-		fail(d, FJ_CBOR_MSG_KEY);
+		fail(d, FJ_R_CBOR_KEY);
 		return;
 	}
 	if (slot != SLOT_VALUE)
 	{
-		fail(d, FJ_CBOR_MSG_DECIMAL);
+		fail(d, FJ_R_CBOR_DECIMAL);
 		return;
 	}
 	if (t == 4 && !map && (indefinite || n == 2))
@@ -835,7 +795,7 @@ on_container(decoder *d, bool map, bool indefinite, uint64_t n)
 	}
 	if (d->depth >= d->max_depth)
 	{
-		fail_at(d, FJ_ERR_DEPTH, FJ_CBOR_MSG_DEPTH, d->item);
+		fail(d, FJ_R_DEPTH);
 		return;
 	}
 	d->depth++;
@@ -864,7 +824,7 @@ on_chunks_start(decoder *d, uint8_t major)
 	if ((slot == SLOT_KEY && major == 2 && !t) || (slot == SLOT_EXPONENT) ||
 		(slot == SLOT_MANTISSA && !t))
 	{
-		fail(d, slot == SLOT_KEY ? FJ_CBOR_MSG_KEY : FJ_CBOR_MSG_DECIMAL);
+		fail(d, slot == SLOT_KEY ? FJ_R_CBOR_KEY : FJ_R_CBOR_DECIMAL);
 		return;
 	}
 	d->chunks = major;
@@ -896,27 +856,27 @@ on_break(decoder *d)
 	}
 	if (d->tag_pending)
 	{
-		fail(d, FJ_CBOR_MSG_BREAK_TAG);
+		fail(d, FJ_R_CBOR_BREAK_TAG);
 		return;
 	}
 	if (!f || !f->indefinite)
 	{
-		fail(d, FJ_CBOR_MSG_BREAK);
+		fail(d, FJ_R_CBOR_BREAK);
 		return;
 	}
 	if (f->kind == FRAME_MAP && !f->want_key)
 	{
-		fail(d, FJ_CBOR_MSG_BREAK_KEY);
+		fail(d, FJ_R_CBOR_BREAK_KEY);
 		return;
 	}
 	if (f->kind == FRAME_DECIMAL)
 	{
 		if (f->count != 2)
 		{
-			fail(d, FJ_CBOR_MSG_DECIMAL);
+			fail(d, FJ_R_CBOR_DECIMAL);
 			return;
 		}
-		d->nframes--;
+		d->frames.len -= sizeof(dframe);
 		if (put_decimal(d))
 			item_done(d);
 		return;
@@ -932,7 +892,7 @@ on_tag(decoder *d, uint64_t tag)
 
 	if (d->chunks)
 	{
-		fail(d, FJ_CBOR_MSG_CHUNK);
+		fail(d, FJ_R_CBOR_CHUNK);
 		return;
 	}
 	if (d->tag_num)
@@ -942,7 +902,7 @@ on_tag(decoder *d, uint64_t tag)
 	}
 	if (slot == SLOT_EXPONENT || slot == SLOT_EXCESS || (slot == SLOT_MANTISSA && tag != 2 && tag != 3))
 	{
-		fail(d, FJ_CBOR_MSG_DECIMAL);
+		fail(d, FJ_R_CBOR_DECIMAL);
 		return;
 	}
 	d->tag_pending = true;
@@ -1014,7 +974,7 @@ cb_byte_string(void *ctx, cbor_data s, size_t n)
 	if (d->chunks)
 	{
 		if (d->chunks != 2)
-			fail(d, FJ_CBOR_MSG_CHUNK);
+			fail(d, FJ_R_CBOR_CHUNK);
 		else
 			append(d, &d->chunk_data, s, n);
 		return;
@@ -1035,9 +995,9 @@ cb_string(void *ctx, cbor_data s, size_t n)
 	if (d->chunks)
 	{
 		if (d->chunks != 3)
-			fail(d, FJ_CBOR_MSG_CHUNK);
+			fail(d, FJ_R_CBOR_CHUNK);
 		else if (!fj_utf8_valid(s, n))
-			fail(d, FJ_CBOR_MSG_UTF8);
+			fail(d, FJ_R_CBOR_UTF8);
 		else
 			append(d, &d->chunk_data, s, n);
 		return;
@@ -1045,7 +1005,7 @@ cb_string(void *ctx, cbor_data s, size_t n)
 	if (!begin(d, &t, &hint, &slot))
 		return;
 	if (!fj_utf8_valid(s, n))
-		fail(d, FJ_CBOR_MSG_UTF8);
+		fail(d, FJ_R_CBOR_UTF8);
 	else
 		text_item(d, s, n, t, slot);
 }
@@ -1056,7 +1016,7 @@ cb_byte_string_start(void *ctx)
 	decoder    *d = ctx;
 
 	if (d->chunks)
-		fail(d, FJ_CBOR_MSG_CHUNK);
+		fail(d, FJ_R_CBOR_CHUNK);
 	else
 		on_chunks_start(d, 2);
 }
@@ -1067,7 +1027,7 @@ cb_string_start(void *ctx)
 	decoder    *d = ctx;
 
 	if (d->chunks)
-		fail(d, FJ_CBOR_MSG_CHUNK);
+		fail(d, FJ_R_CBOR_CHUNK);
 	else
 		on_chunks_start(d, 3);
 }
@@ -1117,7 +1077,7 @@ cb_double(void *ctx, double v)
 static void
 cb_undefined(void *ctx)
 {
-	substitute(ctx, FJ_CBOR_MSG_UNDEFINED);
+	substitute(ctx, FJ_R_CBOR_UNDEFINED);
 }
 
 static void
@@ -1188,9 +1148,7 @@ fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_options *op
 	d.poll.interrupted = opt->interrupted;
 	d.poll.ctx = opt->interrupt_ctx;
 	d.err = err;
-	err->code = FJ_OK;
-	err->message = NULL;
-	err->offset = 0;
+	fj_error_clear(err);
 
 	/* a first guess at the tape: about the size of the CBOR (grown as needed) */
 	guess = opt->prefix + FJ_TAPE_HEADER + (len < ((size_t) 1 << 20) ? len : len / 2) + 16;
@@ -1199,7 +1157,7 @@ fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_options *op
 	if (reserve_slack(&d, guess, guess))
 		d.out.len = opt->prefix + FJ_TAPE_HEADER;
 	if (len == 0)
-		fail_at(&d, FJ_ERR_CBOR, FJ_CBOR_MSG_EMPTY, 0);
+		fail_at(&d, FJ_R_CBOR_EMPTY, 0);
 
 	while (d.rc == FJ_OK && pos < len)
 	{
@@ -1207,7 +1165,7 @@ fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_options *op
 
 		if (d.root_done)
 		{
-			fail_at(&d, FJ_ERR_CBOR, FJ_CBOR_MSG_TRAILING, pos);
+			fail_at(&d, FJ_R_CBOR_TRAILING, pos);
 			break;
 		}
 		d.item = pos;
@@ -1219,17 +1177,17 @@ fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_options *op
 		}
 		else if (b >= 0xe0 && b <= 0xf3)
 		{
-			substitute(&d, FJ_CBOR_MSG_SIMPLE);
+			substitute(&d, FJ_R_CBOR_SIMPLE);
 			pos++;
 		}
 		else if (b == 0xf8)
 		{
 			if (pos + 1 >= len)
-				fail_at(&d, FJ_ERR_CBOR, FJ_CBOR_MSG_TRUNCATED, pos);
+				fail_at(&d, FJ_R_CBOR_TRUNCATED, pos);
 			else if (cbor[pos + 1] < 32)
-				fail_at(&d, FJ_ERR_CBOR, FJ_CBOR_MSG_SIMPLE_2BYTE, pos);
+				fail_at(&d, FJ_R_CBOR_SIMPLE_2BYTE, pos);
 			else
-				substitute(&d, FJ_CBOR_MSG_SIMPLE);
+				substitute(&d, FJ_R_CBOR_SIMPLE);
 			pos += 2;
 		}
 		else
@@ -1237,31 +1195,25 @@ fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_options *op
 			struct cbor_decoder_result r = cbor_stream_decode(cbor + pos, len - pos, &callbacks, &d);
 
 			if (r.status == CBOR_DECODER_NEDATA)
-				fail_at(&d, FJ_ERR_CBOR, FJ_CBOR_MSG_TRUNCATED, pos);
+				fail_at(&d, FJ_R_CBOR_TRUNCATED, pos);
 			else if (r.status == CBOR_DECODER_ERROR)
-				fail_at(&d, FJ_ERR_CBOR, FJ_CBOR_MSG_RESERVED, pos);
+				fail_at(&d, FJ_R_CBOR_RESERVED, pos);
 			pos += r.read;
 		}
 	}
 	if (d.rc == FJ_OK && !d.root_done)
-		fail_at(&d, FJ_ERR_CBOR, FJ_CBOR_MSG_TRUNCATED, len);
+		fail_at(&d, FJ_R_CBOR_TRUNCATED, len);
 	if (d.rc == FJ_OK && d.max_size && d.out.len > d.max_size)
-		fail_at(&d, FJ_ERR_TOO_BIG, FJ_CBOR_MSG_TOO_BIG, len);
+		fail_at(&d, FJ_R_TOO_BIG, len);
 
-	if (d.stack)
-		d.a->release(d.a->ctx, d.stack);
-	if (d.chunk_data.data)
-		d.a->release(d.a->ctx, d.chunk_data.data);
-	if (d.mantissa.data)
-		d.a->release(d.a->ctx, d.mantissa.data);
-	if (d.digits.data)
-		d.a->release(d.a->ctx, d.digits.data);
-	if (d.text.data)
-		d.a->release(d.a->ctx, d.text.data);
+	fj_buf_release(d.a, &d.frames);
+	fj_buf_release(d.a, &d.chunk_data);
+	fj_buf_release(d.a, &d.mantissa);
+	fj_buf_release(d.a, &d.digits);
+	fj_buf_release(d.a, &d.text);
 	if (d.rc != FJ_OK)
 	{
-		if (d.out.data)
-			d.a->release(d.a->ctx, d.out.data);
+		fj_buf_release(d.a, &d.out);
 		memset(out, 0, sizeof(*out));
 		return d.rc;
 	}

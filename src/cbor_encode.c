@@ -46,51 +46,35 @@ typedef struct encoder
 	size_t		max_size;
 	fj_error   *err;
 	fj_poll		poll;
-	eframe	   *frames;
-	size_t		nframes,
-				frames_cap;
-	emember    *members;		/* sorted members of the open deterministic objects */
-	size_t		nmembers,
-				members_cap;
+	fj_buf		frames;			/* eframe: the open containers, innermost last */
+	fj_buf		members;		/* emember: sorted members of the open deterministic objects */
 	fj_buf		digits;			/* a decimal fraction's mantissa digits */
 	fj_buf		bytes;			/* a bignum's bytes */
 } encoder;
 
 #define POLL_VALUES 65536		/* values written between interrupt polls */
 
+#define NFRAMES(e) ((e)->frames.len / sizeof(eframe))
+#define TOP_FRAME(e) ((eframe *) ((e)->frames.data + (e)->frames.len) - 1)
+#define NMEMBERS(e) ((e)->members.len / sizeof(emember))
+#define MEMBER(e, i) ((emember *) (e)->members.data + (i))
+
 static fj_code
-fail(encoder *e, fj_code code, const char *message, const uint8_t *at)
+fail(encoder *e, fj_reason reason, const uint8_t *at)
 {
-	e->err->code = code;
-	e->err->message = message;
-	e->err->offset = at ? (size_t) (at - e->root) : 0;
-	return code;
+	return fj_fail(e->err, reason, at ? (size_t) (at - e->root) : 0);
 }
 
 /* Make room for n more bytes of output. */
 static fj_code
 reserve(encoder *e, size_t n)
 {
-	size_t		need,
-				cap;
-	uint8_t    *p;
-
 	if (e->out.cap - e->out.len >= n)
 		return FJ_OK;
-	need = e->out.len + n;
-	if (need < n || (e->max_size && need > e->max_size))
-		return fail(e, FJ_ERR_TOO_BIG, FJ_CBOR_MSG_OUTPUT_TOO_BIG, NULL);
-	cap = e->out.cap * 2;
-	if (cap < need + 64)
-		cap = need + 64;
-	if (e->max_size && cap > e->max_size)
-		cap = e->max_size;
-	p = e->out.data ? e->a->grow(e->a->ctx, e->out.data, e->out.len, cap)
-		: e->a->alloc(e->a->ctx, cap);
-	if (!p)
-		return fail(e, FJ_ERR_NOMEM, FJ_CBOR_MSG_NOMEM, NULL);
-	e->out.data = p;
-	e->out.cap = cap;
+	if (n > SIZE_MAX - e->out.len || (e->max_size && e->out.len + n > e->max_size))
+		return fail(e, FJ_R_CBOR_OUTPUT_TOO_BIG, NULL);
+	if (!fj_buf_reserve_within(e->a, &e->out, n, e->max_size))
+		return fail(e, FJ_R_NOMEM, NULL);
 	return FJ_OK;
 }
 
@@ -217,7 +201,7 @@ put_big_integer(encoder *e, bool negative, const uint8_t *digits, size_t n)
 	/* tag 3 holds n = -1 - value = magnitude - 1 */
 	rc = fj_decimal_to_bignum(digits, n, negative, e->a, &e->poll, &e->bytes);
 	if (rc != FJ_OK)
-		return fail(e, rc, rc == FJ_ERR_NOMEM ? FJ_CBOR_MSG_NOMEM : FJ_CBOR_MSG_INTERRUPTED, NULL);
+		return fail(e, rc == FJ_ERR_NOMEM ? FJ_R_NOMEM : FJ_R_INTERRUPTED, NULL);
 	if ((rc = put_tag(e, negative ? 3 : 2)) != FJ_OK)
 		return rc;
 	return put_bytestring(e, e->bytes.data, e->bytes.len);
@@ -255,19 +239,12 @@ put_number(encoder *e, const uint8_t *v)
 	 * once the point moves past the fraction digits.
 	 */
 	if (n.exp_overflow || n.exp < INT64_MIN + (int64_t) n.frac_len)
-		return fail(e, FJ_ERR_TOO_BIG, FJ_CBOR_MSG_EXPONENT, v);
+		return fail(e, FJ_R_CBOR_EXPONENT, v);
 	exp = n.exp - (int64_t) n.frac_len;
 	total = n.int_len + n.frac_len;
-	if (e->digits.cap < total)
-	{
-		uint8_t    *p = e->digits.data ? e->a->grow(e->a->ctx, e->digits.data, 0, total)
-			: e->a->alloc(e->a->ctx, total);
-
-		if (!p)
-			return fail(e, FJ_ERR_NOMEM, FJ_CBOR_MSG_NOMEM, NULL);
-		e->digits.data = p;
-		e->digits.cap = total;
-	}
+	e->digits.len = 0;
+	if (!fj_buf_reserve(e->a, &e->digits, total))
+		return fail(e, FJ_R_NOMEM, NULL);
 	memcpy(e->digits.data, n.int_digits, n.int_len);
 	memcpy(e->digits.data + n.int_len, n.frac_digits, n.frac_len);
 	for (first = 0; first < total && e->digits.data[first] == '0'; first++)
@@ -310,25 +287,6 @@ put_scalar(encoder *e, const uint8_t *v)
 	}
 }
 
-/* Grow an array of n elements of size sz to hold one more. */
-static bool
-grow_array(const fj_allocator *a, void **arr, size_t *cap, size_t n, size_t sz)
-{
-	size_t		newcap = *cap ? *cap * 2 : 16;
-	void	   *p;
-
-	if (n < *cap)
-		return true;
-	while (newcap < n + 1)
-		newcap *= 2;
-	p = *arr ? a->grow(a->ctx, *arr, n * sz, newcap * sz) : a->alloc(a->ctx, newcap * sz);
-	if (!p)
-		return false;
-	*arr = p;
-	*cap = newcap;
-	return true;
-}
-
 /* Order of members by their keys' CBOR encodings: length first, then bytes. */
 static int
 member_cmp(const void *pa, const void *pb)
@@ -357,22 +315,8 @@ sort_members(encoder *e, const uint8_t *obj, uint32_t count)
 	emember    *m;
 	uint32_t	i;
 
-	if (e->members_cap - e->nmembers < count)
-	{
-		size_t		need = e->nmembers + count;
-		size_t		cap = e->members_cap ? e->members_cap : 16;
-		void	   *q;
-
-		while (cap < need)
-			cap *= 2;
-		q = e->members ? e->a->grow(e->a->ctx, e->members, e->nmembers * sizeof(emember), cap * sizeof(emember))
-			: e->a->alloc(e->a->ctx, cap * sizeof(emember));
-		if (!q)
-			return fail(e, FJ_ERR_NOMEM, FJ_CBOR_MSG_NOMEM, NULL);
-		e->members = q;
-		e->members_cap = cap;
-	}
-	m = e->members + e->nmembers;
+	if (!(m = fj_buf_push(e->a, &e->members, (size_t) count * sizeof(emember))))
+		return fail(e, FJ_R_NOMEM, NULL);
 	for (i = 0; i < count; i++)
 	{
 		m[i].key = p;
@@ -383,8 +327,7 @@ sort_members(encoder *e, const uint8_t *obj, uint32_t count)
 	qsort(m, count, sizeof(emember), member_cmp);
 	for (i = 1; i < count; i++)
 		if (m[i].len == m[i - 1].len && memcmp(m[i].text, m[i - 1].text, m[i].len) == 0)
-			return fail(e, FJ_ERR_DUPLICATE_KEY, FJ_CBOR_MSG_DUPLICATE, m[i].key);
-	e->nmembers += count;
+			return fail(e, FJ_R_CBOR_DUPLICATE, m[i].key);
 	return FJ_OK;
 }
 
@@ -392,7 +335,7 @@ sort_members(encoder *e, const uint8_t *obj, uint32_t count)
 static fj_code
 next_member(encoder *e, const uint8_t **v)
 {
-	eframe	   *f = &e->frames[e->nframes - 1];
+	eframe	   *f = TOP_FRAME(e);
 	const uint8_t *key;
 	fj_code		rc;
 
@@ -412,7 +355,7 @@ next_member(encoder *e, const uint8_t **v)
 	}
 	else
 	{
-		const emember *m = &e->members[f->pos++];
+		const emember *m = MEMBER(e, f->pos++);
 
 		f->left--;
 		if ((rc = put_text(e, m->text, m->len)) != FJ_OK)
@@ -440,7 +383,7 @@ encode(encoder *e, const uint8_t *v)
 		int			type = FJ_TYPE(v[0]);
 
 		if (++values % POLL_VALUES == 0 && e->poll.interrupted && e->poll.interrupted(e->poll.ctx))
-			return fail(e, FJ_ERR_INTERRUPTED, FJ_CBOR_MSG_INTERRUPTED, v);
+			return fail(e, FJ_R_INTERRUPTED, v);
 		if (type == FJ_ARRAY || type == FJ_OBJECT)
 		{
 			uint32_t	count = fj_container_count(v);
@@ -452,14 +395,13 @@ encode(encoder *e, const uint8_t *v)
 				HEAD(e, cbor_encode_map_start(count, WP(e), ROOM(e)));
 			if (count > 0)
 			{
-				if (!grow_array(e->a, (void **) &e->frames, &e->frames_cap, e->nframes, sizeof(eframe)))
-					return fail(e, FJ_ERR_NOMEM, FJ_CBOR_MSG_NOMEM, NULL);
-				f = &e->frames[e->nframes++];
+				if (!(f = fj_buf_push(e->a, &e->frames, sizeof(eframe))))
+					return fail(e, FJ_R_NOMEM, NULL);
 				f->object = type == FJ_OBJECT;
 				f->in_order = !(f->object && e->opt->deterministic);
 				f->next = fj_container_members(v);
 				f->members_end = fj_container_members_end(v);
-				f->base = f->pos = e->nmembers;
+				f->base = f->pos = NMEMBERS(e);
 				f->left = count;
 				if (!f->in_order && (rc = sort_members(e, v, count)) != FJ_OK)
 					return rc;
@@ -472,14 +414,15 @@ encode(encoder *e, const uint8_t *v)
 			return rc;
 
 		/* close finished containers, then go on with the next member */
-		while (e->nframes > 0 && frame_done(&e->frames[e->nframes - 1]))
+		while (NFRAMES(e) > 0 && frame_done(TOP_FRAME(e)))
 		{
-			eframe	   *f = &e->frames[--e->nframes];
+			eframe	   *f = TOP_FRAME(e);
 
 			if (!f->in_order)
-				e->nmembers = f->base;
+				e->members.len = f->base * sizeof(emember);
+			e->frames.len -= sizeof(eframe);
 		}
-		if (e->nframes == 0)
+		if (NFRAMES(e) == 0)
 			return FJ_OK;
 		if ((rc = next_member(e, &v)) != FJ_OK)
 			return rc;
@@ -504,9 +447,7 @@ fj_cbor_encode(const uint8_t *v, const fj_cbor_encode_options *opt, fj_buf *out,
 	e.max_size = opt->max_size;
 	e.poll.interrupted = opt->interrupted;
 	e.poll.ctx = opt->interrupt_ctx;
-	err->code = FJ_OK;
-	err->message = NULL;
-	err->offset = 0;
+	fj_error_clear(err);
 
 	/* a first guess: CBOR is usually a little smaller than the tape */
 	guess = opt->prefix + fj_value_size(v) + 16;
@@ -518,18 +459,13 @@ fj_cbor_encode(const uint8_t *v, const fj_cbor_encode_options *opt, fj_buf *out,
 		e.out.len = opt->prefix;
 		rc = encode(&e, v);
 	}
-	if (e.frames)
-		e.a->release(e.a->ctx, e.frames);
-	if (e.members)
-		e.a->release(e.a->ctx, e.members);
-	if (e.digits.data)
-		e.a->release(e.a->ctx, e.digits.data);
-	if (e.bytes.data)
-		e.a->release(e.a->ctx, e.bytes.data);
+	fj_buf_release(e.a, &e.frames);
+	fj_buf_release(e.a, &e.members);
+	fj_buf_release(e.a, &e.digits);
+	fj_buf_release(e.a, &e.bytes);
 	if (rc != FJ_OK)
 	{
-		if (e.out.data)
-			e.a->release(e.a->ctx, e.out.data);
+		fj_buf_release(e.a, &e.out);
 		memset(out, 0, sizeof(*out));
 		return rc;
 	}

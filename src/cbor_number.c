@@ -596,18 +596,8 @@ poll_due(const fj_poll *poll, uint64_t *work, uint64_t done)
 static fj_code
 buf_room(const fj_allocator *a, fj_buf *out, size_t n)
 {
-	uint8_t    *p;
-
-	if (out->cap >= n && out->data)
-		return FJ_OK;
-	if (n < 64)
-		n = 64;
-	p = out->data ? a->grow(a->ctx, out->data, 0, n) : a->alloc(a->ctx, n);
-	if (!p)
-		return FJ_ERR_NOMEM;
-	out->data = p;
-	out->cap = n;
-	return FJ_OK;
+	out->len = 0;
+	return fj_buf_reserve(a, out, n ? n : 1) ? FJ_OK : FJ_ERR_NOMEM;
 }
 
 fj_code

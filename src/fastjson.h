@@ -10,6 +10,7 @@
 
 #include "postgres.h"
 #include "fmgr.h"
+#include "pg_compat.h"
 
 #include "fj_core.h"
 #include "tape.h"
@@ -23,9 +24,9 @@ typedef struct varlena Fastjson;
 #define FJ_ROOT(d) (FJ_TAPE(d) + FJ_TAPE_HEADER)
 
 /* fastjson_io.c: ereport a stored value whose tape this build does not read. */
-void		fastjson_report_tape_version(const Fastjson *d) pg_attribute_noreturn();
+pg_noreturn void		fastjson_report_tape_version(const Fastjson *d);
 /* The same for a tape whose first byte, the version, is version. */
-void		fastjson_report_tape_version_byte(int version) pg_attribute_noreturn();
+pg_noreturn void		fastjson_report_tape_version_byte(int version);
 
 /*
  * A datum, detoasted, whose tape this build reads. A value stored by a build
@@ -49,11 +50,21 @@ extern const fj_allocator fastjson_palloc_allocator;
 extern int	fastjson_max_depth;
 extern const fj_kernel *fastjson_kernel;
 
+/* fj_buf_reserve and fj_buf_push in CurrentMemoryContext; failure is an error. */
+void		fastjson_buf_reserve(fj_buf *buf, size_t need);
+void	   *fastjson_buf_push(fj_buf *buf, size_t size);
 /* Parse options for the server: palloc, the chosen kernel, limits, cancel. */
 void		fastjson_parse_options(fj_parse_options *opt);
 
 /* fastjson_io.c */
 
+/* Error unless the database encoding is one fastjson works in (UTF8, SQL_ASCII). */
+void		fastjson_check_encoding(void);
+/*
+ * A path element as an array index, as jsonb reads one (strtol's syntax, the
+ * whole string, within int's range); false if it is not one.
+ */
+bool		fastjson_path_index(const char *s, int *out);
 /* Parse UTF-8 JSON text into a new datum; reports errors with ereport. */
 Fastjson   *fastjson_parse_text(const char *json, size_t len);
 /* Canonical JSON text of a tape value, NUL-terminated; *len gets its length. */
@@ -67,7 +78,6 @@ void		fastjson_builder_init(fj_builder *b);
 /* Finish a builder into a datum; reports its error, if any, with ereport. */
 Fastjson   *fastjson_builder_finish(fj_builder *b);
 /* ereport a core error from parsing json[0..len) (never returns). */
-void		fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
-			pg_attribute_noreturn();
+pg_noreturn void		fastjson_report_parse_error(const fj_error *err, const char *json, size_t len);
 
 #endif							/* FASTJSON_H */

@@ -14,6 +14,7 @@
  */
 #include "fastjson.h"
 #include "fastjson_funcs.h"
+#include "tape_writer.h"
 
 #include "utils/memutils.h"
 

@@ -29,18 +29,6 @@
 /* fastjson_io.c: how fastjson_categorize_type recognises the fastjson type. */
 extern Datum fastjson_out(PG_FUNCTION_ARGS);
 
-void
-fastjson_check_encoding(void)
-{
-	int			enc = GetDatabaseEncoding();
-
-	if (enc != PG_UTF8 && enc != PG_SQL_ASCII)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("fastjson requires a UTF8 database"),
-				 errdetail("The database encoding is %s.", GetDatabaseEncodingName())));
-}
-
 /* ------------------------------------------------------------ categories */
 
 /* Whether a type is fastjson: its output function is ours. */

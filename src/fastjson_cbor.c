@@ -49,8 +49,8 @@ bytes_for_message(const uint8_t *p, size_t len, size_t offset)
 
 /* ------------------------------------------------------ fastjson to CBOR */
 
-static void
-report_encode_error(const fj_error *err, const uint8_t *root) pg_attribute_noreturn();
+pg_noreturn static void
+report_encode_error(const fj_error *err, const uint8_t *root);
 
 static void
 report_encode_error(const fj_error *err, const uint8_t *root)
@@ -66,7 +66,7 @@ report_encode_error(const fj_error *err, const uint8_t *root)
 					 errhint("Deterministic CBOR requires unique keys; without deterministic, every member is kept.")));
 			break;
 		case FJ_ERR_TOO_BIG:
-			if (strcmp(err->message, FJ_CBOR_MSG_EXPONENT) == 0)
+			if (err->reason == FJ_R_CBOR_EXPONENT)
 				ereport(ERROR,
 						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 						 errmsg("fastjson number cannot be converted to CBOR"),
@@ -116,9 +116,8 @@ fastjson_to_cbor(PG_FUNCTION_ARGS)
 
 /* ------------------------------------------------------ CBOR to fastjson */
 
-static void
-report_decode_error(const fj_error *err, const uint8_t *cbor, size_t len, bool substitute)
-			pg_attribute_noreturn();
+pg_noreturn static void
+report_decode_error(const fj_error *err, const uint8_t *cbor, size_t len, bool substitute);
 
 static void
 report_decode_error(const fj_error *err, const uint8_t *cbor, size_t len, bool substitute)
@@ -130,12 +129,11 @@ report_decode_error(const fj_error *err, const uint8_t *cbor, size_t len, bool s
 		/* depth, size, memory, cancel: as for text input */
 		fastjson_report_parse_error(err, "", 0);
 	}
-	no_json_form = strcmp(err->message, FJ_CBOR_MSG_NONFINITE) == 0 ||
-		strcmp(err->message, FJ_CBOR_MSG_UNDEFINED) == 0 ||
-		strcmp(err->message, FJ_CBOR_MSG_SIMPLE) == 0;
+	no_json_form = err->reason == FJ_R_CBOR_NONFINITE || err->reason == FJ_R_CBOR_UNDEFINED ||
+		err->reason == FJ_R_CBOR_SIMPLE;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg(no_json_form || strcmp(err->message, FJ_CBOR_MSG_KEY) == 0
+			 errmsg(no_json_form || err->reason == FJ_R_CBOR_KEY
 					? "CBOR value cannot be converted to fastjson"
 					: "invalid CBOR data"),
 			 errdetail("%s", err->message),
@@ -163,11 +161,7 @@ fastjson_from_cbor(PG_FUNCTION_ARGS)
 	fj_error	err;
 
 	/* the tape holds UTF-8, as fastjson_in requires */
-	if (GetDatabaseEncoding() != PG_UTF8 && GetDatabaseEncoding() != PG_SQL_ASCII)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("fastjson requires a UTF8 database"),
-				 errdetail("The database encoding is %s.", GetDatabaseEncodingName())));
+	fastjson_check_encoding();
 	fastjson_parse_options(&server);
 	memset(&opt, 0, sizeof(opt));
 	opt.alloc = server.alloc;

@@ -433,27 +433,13 @@ member_qsort_cmp(const void *a, const void *b)
 static void
 scratch_reserve(FjScratch *s, uint32 n)
 {
-	size_t		need = (size_t) s->top + n,
-				cap;
-
-	if (need <= s->cap)
-		return;
-	cap = Max(need, (size_t) s->cap * 2);
-	if ((double) cap * sizeof(FjMember) > (double) MaxAllocHugeSize)
+	if ((size_t) s->top + n > Min(MaxAllocHugeSize / sizeof(FjMember), (size_t) PG_UINT32_MAX))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("fastjson document has too many object members to compare")));
-	if (s->allocated)
-		s->members = repalloc_huge(s->members, cap * sizeof(FjMember));
-	else
-	{
-		FjMember   *m = MemoryContextAllocHuge(CurrentMemoryContext, cap * sizeof(FjMember));
-
-		memcpy(m, s->members, s->top * sizeof(FjMember));
-		s->members = m;
-		s->allocated = true;
-	}
-	s->cap = (uint32) Min(cap, (size_t) PG_UINT32_MAX);
+	s->buf.len = (size_t) s->top * sizeof(FjMember);
+	fastjson_buf_reserve(&s->buf, (size_t) n * sizeof(FjMember));
+	s->members = (FjMember *) s->buf.data;
 }
 
 uint32

@@ -11,6 +11,7 @@
  * inoperative duplicates of that key, so that none of them can resurface.
  */
 #include "fastjson.h"
+#include "fastjson_edit.h"
 
 #include <limits.h>
 
@@ -20,33 +21,6 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 
-/* What setPath does, as jsonb's JB_PATH_* flags. */
-#define PATH_CREATE 0x0001
-#define PATH_DELETE 0x0002
-#define PATH_REPLACE 0x0004
-#define PATH_INSERT_BEFORE 0x0008
-#define PATH_INSERT_AFTER 0x0010
-#define PATH_CREATE_OR_INSERT (PATH_CREATE | PATH_INSERT_BEFORE | PATH_INSERT_AFTER)
-#define PATH_FILL_GAPS 0x0020
-#define PATH_CONSISTENT_POSITION 0x0040
-
-/* A path: text elements (NULLs allowed) and the value to put at its end. */
-typedef struct edit_path
-{
-	Datum	   *elems;
-	bool	   *nulls;
-	int			len;
-	const uint8_t *newval;		/* NULL: a JSON null */
-	int			op;
-} edit_path;
-
-static void set_path(fj_builder *b, const uint8_t *v, edit_path *p, int level);
-
-static inline bool
-is_container(const uint8_t *v)
-{
-	return FJ_TYPE(v[0]) == FJ_ARRAY || FJ_TYPE(v[0]) == FJ_OBJECT;
-}
 
 /* Members of an object in order: key, value. */
 #define FOREACH_MEMBER(obj, key, klen, val) \
@@ -76,17 +50,6 @@ path_cstring(edit_path *p, int i)
 	return TextDatumGetCString(p->elems[i]);
 }
 
-/* Parse a path element as an array index the way jsonb's setPath does. */
-static bool
-path_int(const char *c, int *out)
-{
-	char	   *badp;
-
-	errno = 0;
-	*out = strtoint(c, &badp, 10);
-	return !(badp == c || *badp != '\0' || errno != 0);
-}
-
 static void
 push_nulls(fj_builder *b, int n)
 {
@@ -113,7 +76,7 @@ push_path(fj_builder *b, edit_path *p, int level)
 		if (p->nulls[i])
 			break;
 		c = path_cstring(p, i);
-		if (!path_int(c, &idx))
+		if (!fastjson_path_index(c, &idx))
 		{
 			fj_builder_begin_object(b);
 			fj_builder_key(b, c, strlen(c));
@@ -186,7 +149,7 @@ set_path_object(fj_builder *b, const uint8_t *obj, edit_path *p, int level)
 			else
 			{
 				fj_builder_key(b, (const char *) k, klen);
-				set_path(b, val, p, level + 1);
+				fastjson_set_path(b, val, p, level + 1);
 			}
 			continue;
 		}
@@ -222,7 +185,7 @@ set_path_array(fj_builder *b, const uint8_t *arr, edit_path *p, int level)
 	{
 		char	   *c = path_cstring(p, level);
 
-		if (!path_int(c, &idx))
+		if (!fastjson_path_index(c, &idx))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("path element at position %d is not an integer: \"%s\"", level + 1, c)));
@@ -270,7 +233,7 @@ set_path_array(fj_builder *b, const uint8_t *arr, edit_path *p, int level)
 					put_newval(b, p->newval);
 			}
 			else
-				set_path(b, e, p, level + 1);
+				fastjson_set_path(b, e, p, level + 1);
 		}
 		else
 			fj_builder_value(b, e);
@@ -292,8 +255,8 @@ set_path_array(fj_builder *b, const uint8_t *arr, edit_path *p, int level)
 }
 
 /* jsonb's setPath: write v with the path edit applied from level on. */
-static void
-set_path(fj_builder *b, const uint8_t *v, edit_path *p, int level)
+void
+fastjson_set_path(fj_builder *b, const uint8_t *v, edit_path *p, int level)
 {
 	check_stack_depth();
 	CHECK_FOR_INTERRUPTS();
@@ -327,7 +290,7 @@ edit_root(Fastjson *d, ArrayType *path, const uint8_t *newval, int op)
 	p.newval = newval;
 	p.op = op;
 	fastjson_builder_init(&b);
-	set_path(&b, FJ_ROOT(d), &p, 0);
+	fastjson_set_path(&b, FJ_ROOT(d), &p, 0);
 	return fastjson_builder_finish(&b);
 }
 
@@ -352,7 +315,7 @@ fastjson_set(PG_FUNCTION_ARGS)
 	bool		create = PG_GETARG_BOOL(3);
 	const uint8_t *root = FJ_ROOT(d);
 
-	if (!is_container(root))
+	if (!fj_is_container(root))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot set path in scalar")));
@@ -373,7 +336,7 @@ fastjson_insert(PG_FUNCTION_ARGS)
 	Fastjson   *newval = PG_GETARG_FASTJSON_P(2);
 	bool		after = PG_GETARG_BOOL(3);
 
-	if (!is_container(FJ_ROOT(d)))
+	if (!fj_is_container(FJ_ROOT(d)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot set path in scalar")));
@@ -393,7 +356,7 @@ fastjson_delete_path(PG_FUNCTION_ARGS)
 	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
 	const uint8_t *root = FJ_ROOT(d);
 
-	if (!is_container(root))
+	if (!fj_is_container(root))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot delete path in scalar")));
@@ -429,7 +392,7 @@ delete_keys(Fastjson *d, Datum *keys, bool *nulls, int n)
 	const uint8_t *root = FJ_ROOT(d);
 	fj_builder	b;
 
-	if (!is_container(root))
+	if (!fj_is_container(root))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot delete from scalar")));
@@ -522,7 +485,7 @@ fastjson_delete_idx(PG_FUNCTION_ARGS)
 	const uint8_t *e;
 	fj_builder	b;
 
-	if (!is_container(root))
+	if (!fj_is_container(root))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot delete from scalar")));
@@ -607,245 +570,4 @@ fastjson_concat(PG_FUNCTION_ARGS)
 	}
 	fj_builder_end(&b);
 	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
-}
-
-/* ------------------------------------------------------------ subscripting */
-
-#include "executor/execExpr.h"
-#include "nodes/nodeFuncs.h"
-#include "nodes/subscripting.h"
-#include "parser/parse_coerce.h"
-#include "parser/parse_expr.h"
-
-typedef struct subs_workspace
-{
-	bool		expect_array;	/* the first subscript is an integer */
-	Oid		   *index_oid;		/* INT4OID or TEXTOID per subscript */
-	Datum	   *index;			/* subscripts as text */
-} subs_workspace;
-
-/* Parse analysis: each subscript becomes integer or text (jsonb's rules). */
-static void
-subs_transform(SubscriptingRef *sbsref, List *indirection, ParseState *pstate,
-			   bool isSlice, bool isAssignment)
-{
-	List	   *upper = NIL;
-	ListCell   *lc;
-
-	(void) isAssignment;
-	foreach(lc, indirection)
-	{
-		A_Indices  *ai;
-		Node	   *sub;
-		Oid			subtype,
-					target = UNKNOWNOID;
-
-		if (!IsA(lfirst(lc), A_Indices))
-			break;
-		ai = lfirst_node(A_Indices, lc);
-		if (isSlice || !ai->uidx)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("fastjson subscript does not support slices"),
-					 parser_errposition(pstate, exprLocation(ai->uidx ? ai->uidx : ai->lidx))));
-		sub = transformExpr(pstate, ai->uidx, pstate->p_expr_kind);
-		subtype = exprType(sub);
-		if (subtype != UNKNOWNOID)
-		{
-			Oid			targets[2] = {INT4OID, TEXTOID};
-			int			i;
-
-			for (i = 0; i < 2; i++)
-				if (can_coerce_type(1, &subtype, &targets[i], COERCION_IMPLICIT))
-				{
-					if (target != UNKNOWNOID)
-						ereport(ERROR,
-								(errcode(ERRCODE_DATATYPE_MISMATCH),
-								 errmsg("subscript type %s is not supported", format_type_be(subtype)),
-								 errhint("fastjson subscript must be coercible to only one type, integer or text."),
-								 parser_errposition(pstate, exprLocation(sub))));
-					target = targets[i];
-				}
-			if (target == UNKNOWNOID)
-				ereport(ERROR,
-						(errcode(ERRCODE_DATATYPE_MISMATCH),
-						 errmsg("subscript type %s is not supported", format_type_be(subtype)),
-						 errhint("fastjson subscript must be coercible to either integer or text."),
-						 parser_errposition(pstate, exprLocation(sub))));
-		}
-		else
-			target = TEXTOID;
-		sub = coerce_type(pstate, sub, subtype, target, -1, COERCION_IMPLICIT, COERCE_IMPLICIT_CAST, -1);
-		upper = lappend(upper, sub);
-	}
-	sbsref->refupperindexpr = upper;
-	sbsref->reflowerindexpr = NIL;
-	sbsref->refrestype = sbsref->refcontainertype;
-	sbsref->reftypmod = -1;
-}
-
-/* Subscripts to text; NULL subscripts give NULL (fetch) or an error (assignment). */
-static bool
-subs_check(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
-{
-	SubscriptingRefState *s = op->d.sbsref_subscript.state;
-	subs_workspace *w = (subs_workspace *) s->workspace;
-	int			i;
-
-	(void) state;
-	(void) econtext;
-	if (s->numupper > 0 && s->upperprovided[0] && !s->upperindexnull[0] && w->index_oid[0] == INT4OID)
-		w->expect_array = true;
-	for (i = 0; i < s->numupper; i++)
-	{
-		if (!s->upperprovided[i])
-			continue;
-		if (s->upperindexnull[i])
-		{
-			if (s->isassignment)
-				ereport(ERROR,
-						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						 errmsg("fastjson subscript in assignment must not be null")));
-			*op->resnull = true;
-			return false;
-		}
-		if (w->index_oid[i] == INT4OID)
-			w->index[i] = CStringGetTextDatum(DatumGetCString(DirectFunctionCall1(int4out, s->upperindex[i])));
-		else
-			w->index[i] = s->upperindex[i];
-	}
-	return true;
-}
-
-/* The value at a text path (as #>), or NULL. */
-static const uint8_t *
-subs_get(const uint8_t *v, Datum *path, int n)
-{
-	int			i;
-
-	for (i = 0; i < n && v; i++)
-	{
-		text	   *t = DatumGetTextPP(path[i]);
-
-		if (FJ_TYPE(v[0]) == FJ_OBJECT)
-			v = fj_object_get(v, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
-		else if (FJ_TYPE(v[0]) == FJ_ARRAY)
-		{
-			char	   *c = text_to_cstring(t);
-			char	   *end;
-			long		idx;
-
-			errno = 0;
-			idx = strtol(c, &end, 10);
-			if (*c == '\0' || *end != '\0' || errno != 0 || idx > INT_MAX || idx < INT_MIN)
-				return NULL;
-			v = fj_array_get(v, idx);
-		}
-		else
-			return NULL;
-	}
-	return v;
-}
-
-static void
-subs_fetch(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
-{
-	SubscriptingRefState *s = op->d.sbsref.state;
-	subs_workspace *w = (subs_workspace *) s->workspace;
-	Fastjson   *d = DatumGetFastjsonP(*op->resvalue);
-	const uint8_t *v = subs_get(FJ_ROOT(d), w->index, s->numupper);
-
-	(void) state;
-	(void) econtext;
-	if (!v)
-	{
-		*op->resnull = true;
-		*op->resvalue = (Datum) 0;
-		return;
-	}
-	*op->resvalue = PointerGetDatum(fastjson_from_value(v));
-}
-
-static void
-subs_fetch_old(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
-{
-	SubscriptingRefState *s = op->d.sbsref.state;
-	subs_workspace *w = (subs_workspace *) s->workspace;
-	const uint8_t *v = NULL;
-
-	(void) state;
-	(void) econtext;
-	if (!*op->resnull)
-		v = subs_get(FJ_ROOT(DatumGetFastjsonP(*op->resvalue)), w->index, s->numupper);
-	s->prevnull = v == NULL;
-	s->prevvalue = v ? PointerGetDatum(fastjson_from_value(v)) : (Datum) 0;
-}
-
-/* doc[...] = value: jsonb_set_element, which creates missing containers and fills gaps with nulls. */
-static void
-subs_assign(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
-{
-	SubscriptingRefState *s = op->d.sbsref.state;
-	subs_workspace *w = (subs_workspace *) s->workspace;
-	static const uint8_t empty_array[] = {FJ_TAPE_VERSION, 0, FJ_TAG(FJ_ARRAY, 0)};
-	static const uint8_t empty_object[] = {FJ_TAPE_VERSION, 0, FJ_TAG(FJ_OBJECT, 0)};
-	const uint8_t *root;
-	const uint8_t *newval = s->replacenull ? NULL : FJ_ROOT(DatumGetFastjsonP(s->replacevalue));
-	edit_path	p;
-	fj_builder	b;
-	bool		nulls_local[64];
-
-	(void) state;
-	(void) econtext;
-	if (*op->resnull)
-		root = (w->expect_array ? empty_array : empty_object) + FJ_TAPE_HEADER;
-	else
-		root = FJ_ROOT(DatumGetFastjsonP(*op->resvalue));
-	p.elems = w->index;
-	p.len = s->numupper;
-	p.nulls = p.len <= 64 ? nulls_local : palloc(p.len * sizeof(bool));
-	memset(p.nulls, 0, p.len * sizeof(bool));
-	p.newval = newval;
-	p.op = PATH_CREATE | PATH_FILL_GAPS | PATH_CONSISTENT_POSITION;
-	fastjson_builder_init(&b);
-	set_path(&b, root, &p, 0);
-	*op->resvalue = PointerGetDatum(fastjson_builder_finish(&b));
-	*op->resnull = false;
-}
-
-static void
-subs_exec_setup(const SubscriptingRef *sbsref, SubscriptingRefState *s, SubscriptExecSteps *methods)
-{
-	int			n = list_length(sbsref->refupperindexpr);
-	subs_workspace *w = palloc0(MAXALIGN(sizeof(subs_workspace)) + n * (sizeof(Datum) + sizeof(Oid)));
-	char	   *ptr = (char *) w + MAXALIGN(sizeof(subs_workspace));
-	ListCell   *lc;
-
-	w->index = (Datum *) ptr;
-	w->index_oid = (Oid *) (ptr + n * sizeof(Datum));
-	foreach(lc, sbsref->refupperindexpr)
-		w->index_oid[foreach_current_index(lc)] = exprType(lfirst(lc));
-	s->workspace = w;
-	methods->sbs_check_subscripts = subs_check;
-	methods->sbs_fetch = subs_fetch;
-	methods->sbs_assign = subs_assign;
-	methods->sbs_fetch_old = subs_fetch_old;
-}
-
-PG_FUNCTION_INFO_V1(fastjson_subscript_handler);
-
-/* doc['a'][0] reads like #>; UPDATE ... SET doc['a']['b'] = ... writes like jsonb. */
-Datum
-fastjson_subscript_handler(PG_FUNCTION_ARGS)
-{
-	static const SubscriptRoutines routines = {
-		.transform = subs_transform,
-		.exec_setup = subs_exec_setup,
-		.fetch_strict = true,
-		.fetch_leakproof = true,
-		.store_leakproof = false
-	};
-
-	(void) fcinfo;
-	PG_RETURN_POINTER(&routines);
 }

@@ -17,20 +17,17 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 
-/* Parse a path element as an array index, jsonb-style; false if it is not one. */
-static bool
-path_index(const char *s, int64 *out)
+bool
+fastjson_path_index(const char *s, int *out)
 {
 	char	   *end;
-	long long	v;
+	long		v;
 
-	if (*s == '\0')
-		return false;
 	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (*end != '\0' || errno != 0 || v > INT_MAX || v < INT_MIN)
+	v = strtol(s, &end, 10);
+	if (end == s || *end != '\0' || errno != 0 || v > INT_MAX || v < INT_MIN)
 		return false;
-	*out = v;
+	*out = (int) v;
 	return true;
 }
 
@@ -46,7 +43,7 @@ typedef struct parsed_path
 	char	  **keys;			/* element text (NUL-terminated) */
 	int		   *lens;
 	bool	   *is_index;		/* the text is an array index ... */
-	int64	   *index;			/* ... with this value */
+	int		   *index;			/* ... with this value */
 	Size		raw_len;		/* a copy of the array, to recognise it */
 	char	   *raw;
 } parsed_path;
@@ -103,7 +100,7 @@ get_path(FunctionCallInfo fcinfo, ArrayType *path)
 	pp->keys = palloc0(sizeof(char *) * Max(pp->n, 1));
 	pp->lens = palloc(sizeof(int) * Max(pp->n, 1));
 	pp->is_index = palloc(sizeof(bool) * Max(pp->n, 1));
-	pp->index = palloc(sizeof(int64) * Max(pp->n, 1));
+	pp->index = palloc(sizeof(int) * Max(pp->n, 1));
 	for (i = 0; i < pp->n; i++)
 	{
 		if (nulls[i])
@@ -113,7 +110,7 @@ get_path(FunctionCallInfo fcinfo, ArrayType *path)
 		}
 		pp->keys[i] = TextDatumGetCString(elems[i]);
 		pp->lens[i] = (int) strlen(pp->keys[i]);
-		pp->is_index[i] = path_index(pp->keys[i], &pp->index[i]);
+		pp->is_index[i] = fastjson_path_index(pp->keys[i], &pp->index[i]);
 	}
 	pfree(elems);
 	pfree(nulls);
@@ -322,7 +319,7 @@ lookup_key(FunctionCallInfo fcinfo, int argno, text *key)
 	char	   *k = VARDATA_ANY(key);
 	int			len = (int) VARSIZE_ANY_EXHDR(key);
 	bool		not_index = false;
-	int64		unused = 0;
+	int			unused = 0;
 	parsed_path pp = {.n = 1, .keys = &k, .lens = &len, .is_index = &not_index, .index = &unused};
 
 	return lookup(fcinfo, argno, &pp);

@@ -323,9 +323,9 @@ typedef struct StripFrame
 static void
 strip_nulls(fj_builder *b, const uint8_t *v)
 {
+	fj_buf		frames = {0};	/* StripFrame: the containers being copied */
 	StripFrame *stack = NULL;
-	uint32		depth = 0,
-				cap = 0;
+	uint32		depth = 0;
 
 	for (;;)
 	{
@@ -337,13 +337,10 @@ strip_nulls(fj_builder *b, const uint8_t *v)
 			StripFrame *f;
 
 			CHECK_FOR_INTERRUPTS();
-			if (depth == cap)
-			{
-				cap = cap ? 2 * cap : 16;
-				stack = stack ? repalloc_huge(stack, sizeof(StripFrame) * cap)
-					: palloc(sizeof(StripFrame) * cap);
-			}
-			f = &stack[depth++];
+			frames.len = depth * sizeof(StripFrame);
+			f = fastjson_buf_push(&frames, sizeof(StripFrame));
+			stack = (StripFrame *) frames.data;
+			depth++;
 			memset(f, 0, sizeof(*f));
 			f->object = type == FJ_OBJECT;
 			if (f->object)
@@ -403,8 +400,7 @@ strip_nulls(fj_builder *b, const uint8_t *v)
 		if (v == NULL)
 			break;
 	}
-	if (stack)
-		pfree(stack);
+	fj_buf_release(&fastjson_palloc_allocator, &frames);
 }
 
 PG_FUNCTION_INFO_V1(fastjson_strip_nulls);

@@ -86,7 +86,4 @@ void		fastjson_categorize_type(Oid typoid, FjTypeCategory *cat, Oid *func);
 void		fastjson_add_datum(fj_builder *b, Datum val, bool isnull,
 							   FjTypeCategory cat, Oid func, bool key);
 
-/* Error unless the database encoding is one fastjson works in (UTF8, SQL_ASCII). */
-void		fastjson_check_encoding(void);
-
 #endif							/* FASTJSON_FUNCS_H */

@@ -44,20 +44,17 @@
 
 typedef struct entries
 {
-	Datum	   *items;
-	int			n,
-				cap;
+	fj_buf		buf;			/* the entries' Datums */
+	int			n;				/* how many */
 } entries;
+
+#define ENTRIES(e) ((Datum *) (e).buf.data)
 
 static void
 entries_add(entries *e, Datum d)
 {
-	if (e->n == e->cap)
-	{
-		e->cap = e->cap ? e->cap * 2 : 16;
-		e->items = e->items ? repalloc(e->items, e->cap * sizeof(Datum)) : palloc(e->cap * sizeof(Datum));
-	}
-	e->items[e->n++] = d;
+	*(Datum *) fastjson_buf_push(&e->buf, sizeof(Datum)) = d;
+	e->n++;
 }
 
 /*
@@ -211,12 +208,6 @@ scalar_entry(const uint8_t *v, bool string_is_key)
 	}
 }
 
-static inline bool
-is_container(const uint8_t *v)
-{
-	return FJ_TYPE(v[0]) == FJ_ARRAY || FJ_TYPE(v[0]) == FJ_OBJECT;
-}
-
 /*
  * Whether an object may have a duplicated key: two members share a key
  * fingerprint (the stored ones when the object has a key index). Most
@@ -258,7 +249,7 @@ extract_ops(const uint8_t *v, bool in_array, entries *e)
 	bool		dups;
 
 	check_stack_depth();
-	if (!is_container(v))
+	if (!fj_is_container(v))
 	{
 		entries_add(e, scalar_entry(v, in_array));
 		return;
@@ -325,7 +316,7 @@ extract_path_ops(const uint8_t *v, uint32 path_hash, entries *e)
 	bool		dups;
 
 	check_stack_depth();
-	if (!is_container(v))
+	if (!fj_is_container(v))
 	{
 		entries_add(e, UInt32GetDatum(hash_scalar(v, path_hash)));
 		return;
@@ -385,9 +376,9 @@ fastjson_gin_extract(PG_FUNCTION_ARGS)
 	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
 	entries		e = {0};
 
-	extract_ops(FJ_ROOT(d), !is_container(FJ_ROOT(d)), &e);
+	extract_ops(FJ_ROOT(d), !fj_is_container(FJ_ROOT(d)), &e);
 	*nentries = e.n;
-	PG_RETURN_POINTER(e.items);
+	PG_RETURN_POINTER(ENTRIES(e));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_gin_extract_query);
@@ -404,7 +395,7 @@ fastjson_gin_extract_query(PG_FUNCTION_ARGS)
 	{
 		Fastjson   *q = PG_GETARG_FASTJSON_P(0);
 
-		extract_ops(FJ_ROOT(q), !is_container(FJ_ROOT(q)), &e);
+		extract_ops(FJ_ROOT(q), !fj_is_container(FJ_ROOT(q)), &e);
 		if (e.n == 0)
 			*search_mode = GIN_SEARCH_MODE_ALL;
 	}
@@ -434,7 +425,7 @@ fastjson_gin_extract_query(PG_FUNCTION_ARGS)
 	else
 		elog(ERROR, "unrecognized strategy number: %d", strategy);
 	*nentries = e.n;
-	PG_RETURN_POINTER(e.items);
+	PG_RETURN_POINTER(ENTRIES(e));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_gin_consistent);
@@ -501,7 +492,7 @@ fastjson_gin_extract_path(PG_FUNCTION_ARGS)
 
 	extract_path_ops(FJ_ROOT(d), 0, &e);
 	*nentries = e.n;
-	PG_RETURN_POINTER(e.items);
+	PG_RETURN_POINTER(ENTRIES(e));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_gin_extract_path_query);
@@ -521,7 +512,7 @@ fastjson_gin_extract_path_query(PG_FUNCTION_ARGS)
 	if (e.n == 0)
 		*search_mode = GIN_SEARCH_MODE_ALL;
 	*nentries = e.n;
-	PG_RETURN_POINTER(e.items);
+	PG_RETURN_POINTER(ENTRIES(e));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_gin_consistent_path);

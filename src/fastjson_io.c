@@ -4,6 +4,7 @@
  * text, json and jsonb, fastjson_valid and fastjson_from_utf8.
  */
 #include "fastjson.h"
+#include "utf8.h"
 
 #include "libpq/pqformat.h"
 #include "mb/pg_wchar.h"
@@ -12,7 +13,6 @@
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 
-#include "simd/kernel.h"
 
 /* ------------------------------------------------------------- errors */
 
@@ -113,10 +113,8 @@ lex_scalar(const unsigned char *s, size_t left, bool *invalid)
 static char
 open_container(const char *json, size_t at)
 {
-	size_t		depth = 0,
-				cap = 64,
-				i;
-	char	   *stack = palloc(cap);
+	fj_buf		stack = {0};
+	size_t		i;
 	bool		in_string = false;
 	char		top;
 
@@ -134,16 +132,12 @@ open_container(const char *json, size_t at)
 		else if (c == '"')
 			in_string = true;
 		else if (c == '{' || c == '[')
-		{
-			if (depth == cap)
-				stack = repalloc(stack, cap *= 2);
-			stack[depth++] = c;
-		}
-		else if ((c == '}' || c == ']') && depth > 0)
-			depth--;
+			*(char *) fastjson_buf_push(&stack, 1) = c;
+		else if ((c == '}' || c == ']') && stack.len > 0)
+			stack.len--;
 	}
-	top = depth ? stack[depth - 1] : 0;
-	pfree(stack);
+	top = stack.len ? (char) stack.data[stack.len - 1] : 0;
+	fj_buf_release(&fastjson_palloc_allocator, &stack);
 	return top;
 }
 
@@ -169,7 +163,7 @@ string_error(const unsigned char *s, size_t left, size_t *end)
 
 			for (k = 1; k <= 4 && n + k < left; k++)
 				if (!isxdigit(s[n + k]))
-					return pstrdup(FJ_MSG_HEX);
+					return pstrdup(fj_reason_table[FJ_R_HEX].message);
 			n += 4;
 		}
 		else if (s[n] < 0x20 || strchr("\"\\/bfnrt", s[n]) == NULL)
@@ -179,7 +173,7 @@ string_error(const unsigned char *s, size_t left, size_t *end)
 			while (e < left && e < n + 4 && (s[e] & 0xc0) == 0x80)
 				e++;
 			if (printable_prefix((const char *) s + n - 1, e - n + 1) < e - n + 1)
-				return pstrdup(FJ_MSG_ESCAPE);
+				return pstrdup(fj_reason_table[FJ_R_ESCAPE].message);
 			return psprintf("Escape sequence \"%.*s\" is invalid.", (int) (e - n + 1), (const char *) s + n - 1);
 		}
 	}
@@ -195,19 +189,44 @@ string_error(const unsigned char *s, size_t left, size_t *end)
  * core's message is kept where it says more (strings, escapes) or where the
  * token cannot be printed.
  */
-static char *
-syntax_detail(const char *message, const char *json, size_t len, size_t at)
+/* What jsonb's lexer says it expected where the core stopped with reason, or NULL. */
+static const char *
+expected_token(fj_reason reason)
 {
+	switch (reason)
+	{
+		case FJ_R_VALUE:
+			return "JSON value";
+		case FJ_R_KEY:
+			return "string";
+		case FJ_R_COLON:
+			return "\":\"";
+		case FJ_R_ARRAY_NEXT:
+			return "\",\" or \"]\"";
+		case FJ_R_OBJECT_NEXT:
+			return "\",\" or \"}\"";
+		case FJ_R_TRAILING:
+			return "end of input";
+		default:
+			return NULL;
+	}
+}
+
+static char *
+syntax_detail(fj_reason reason, const char *json, size_t len, size_t at)
+{
+	const char *message = fj_reason_table[reason].message;
+	const char *expected = expected_token(reason);
 	const unsigned char *s;
 	size_t		left,
 				n = 0;
 	bool		invalid = false;
 
 	if (at >= len)
-		return pstrdup(message);
+		return expected ? psprintf("Expected %s.", expected) : pstrdup(message);
 	s = (const unsigned char *) json + at;
 	left = len - at;
-	if (strcmp(message, FJ_MSG_NUMBER) == 0 || strcmp(message, FJ_MSG_LITERAL) == 0)
+	if (reason == FJ_R_NUMBER || reason == FJ_R_LITERAL)
 	{
 		/*
 		 * The core stops at a number or literal that something may not
@@ -222,7 +241,7 @@ syntax_detail(const char *message, const char *json, size_t len, size_t at)
 			s += n;
 			left -= n;
 			n = 0;
-			message = c == '[' ? FJ_MSG_ARRAY_NEXT : c == '{' ? FJ_MSG_OBJECT_NEXT : FJ_MSG_TRAILING;
+			expected = expected_token(c == '[' ? FJ_R_ARRAY_NEXT : c == '{' ? FJ_R_OBJECT_NEXT : FJ_R_TRAILING);
 		}
 		else
 		{
@@ -231,7 +250,7 @@ syntax_detail(const char *message, const char *json, size_t len, size_t at)
 			invalid = true;
 		}
 	}
-	else if (strcmp(message, FJ_MSG_KEY) == 0)
+	else if (reason == FJ_R_KEY)
 	{
 		/* right after "{", jsonb names the "}" too */
 		size_t		b = at;
@@ -239,9 +258,9 @@ syntax_detail(const char *message, const char *json, size_t len, size_t at)
 		while (b > 0 && json[b - 1] != '\0' && strchr(" \t\n\r", json[b - 1]) != NULL)
 			b--;
 		if (b > 0 && json[b - 1] == '{')
-			message = "Expected string or \"}\".";
+			expected = "string or \"}\"";
 	}
-	if (n == 0 && strncmp(message, "Expected ", 9) == 0)
+	if (n == 0 && expected)
 	{
 		if (s[0] != '\0' && strchr("{}[],:", s[0]) != NULL)
 			n = 1;
@@ -254,13 +273,13 @@ syntax_detail(const char *message, const char *json, size_t len, size_t at)
 				return e;
 			/* jsonb quotes the rest of the input as an invalid token here */
 			if (n >= left)
-				return pstrdup(FJ_MSG_UNTERMINATED);
+				return pstrdup(fj_reason_table[FJ_R_UNTERMINATED].message);
 			n++;
 		}
 		else if ((n = lex_scalar(s, left, &invalid)) == 0)
 			n = 1;				/* a byte that starts no word: jsonb quotes it alone */
 	}
-	else if (n == 0 && strcmp(message, FJ_MSG_ESCAPE) == 0 && left >= 2 && s[0] == '\\')
+	else if (n == 0 && reason == FJ_R_ESCAPE && left >= 2 && s[0] == '\\')
 	{
 		/* the backslash and the character after it */
 		n = 2;
@@ -271,10 +290,10 @@ syntax_detail(const char *message, const char *json, size_t len, size_t at)
 		return pstrdup(message);
 	}
 	if (n == 0 || n > DETAIL_TOKEN_MAX || printable_prefix((const char *) s, n) < n)
-		return pstrdup(message);
+		return expected ? psprintf("Expected %s.", expected) : pstrdup(message);
 	if (invalid)
 		return psprintf("Token \"%.*s\" is invalid.", (int) n, (const char *) s);
-	return psprintf("%.*s, but found \"%.*s\".", (int) strlen(message) - 1, message, (int) n, (const char *) s);
+	return psprintf("Expected %s, but found \"%.*s\".", expected, (int) n, (const char *) s);
 }
 
 /* Where the string that byte at lies in starts (its opening quote). */
@@ -364,7 +383,7 @@ fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
 	from = at > line_start + 50 ? at - 50 : line_start;
 	while (from < at && ((unsigned char) json[from] & 0xc0) == 0x80)
 		from++;
-	control = at < len && (unsigned char) json[at] < 0x20 && strcmp(err->message, FJ_MSG_CONTROL) == 0;
+	control = at < len && (unsigned char) json[at] < 0x20 && err->reason == FJ_R_CONTROL;
 	tok = err->code == FJ_ERR_UTF8 || control ? 0 : token_length(json + at, len - at);
 	n = printable_prefix(json + from, at - from + tok);
 	snippet = pnstrdup(json + from, n);
@@ -391,15 +410,15 @@ fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 			 errmsg("invalid input syntax for type json"),
-			 errdetail("%s", syntax_detail(err->message, json, len, at)),
+			 errdetail("%s", syntax_detail(err->reason, json, len, at)),
 			 errcontext("JSON data, line %d: %s%s", line, from > line_start ? "..." : "", snippet)));
 	pg_unreachable();
 }
 
 /* ------------------------------------------------------------- helpers */
 
-static inline void
-check_encoding(void)
+void
+fastjson_check_encoding(void)
 {
 	int			enc = GetDatabaseEncoding();
 
@@ -534,7 +553,7 @@ fastjson_in(PG_FUNCTION_ARGS)
 {
 	char	   *json = PG_GETARG_CSTRING(0);
 
-	check_encoding();
+	fastjson_check_encoding();
 	PG_RETURN_FASTJSON_P(fastjson_parse_text(json, strlen(json)));
 }
 
@@ -617,7 +636,7 @@ fastjson_from_text(PG_FUNCTION_ARGS)
 {
 	text	   *t = PG_GETARG_TEXT_PP(0);
 
-	check_encoding();
+	fastjson_check_encoding();
 	PG_RETURN_FASTJSON_P(fastjson_parse_text(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)));
 }
 
@@ -679,6 +698,6 @@ fastjson_from_utf8(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 
-	check_encoding();
+	fastjson_check_encoding();
 	PG_RETURN_FASTJSON_P(fastjson_parse_text(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b)));
 }

@@ -10,8 +10,9 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
+#include "utils/tuplestore.h"
 
-PG_MODULE_MAGIC;
+FASTJSON_MODULE_MAGIC;
 
 int			fastjson_max_depth = FJ_DEFAULT_MAX_DEPTH;
 const fj_kernel *fastjson_kernel;
@@ -42,6 +43,27 @@ fj_pfree(void *ctx, void *ptr)
 }
 
 const fj_allocator fastjson_palloc_allocator = {fj_palloc, fj_repalloc, fj_pfree, NULL};
+
+void
+fastjson_buf_reserve(fj_buf *buf, size_t need)
+{
+	/* palloc reports its own failures; what is left is a size past size_t */
+	if (!fj_buf_reserve(&fastjson_palloc_allocator, buf, need))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("fastjson value is too large")));
+}
+
+void *
+fastjson_buf_push(fj_buf *buf, size_t size)
+{
+	void	   *p;
+
+	fastjson_buf_reserve(buf, size);
+	p = buf->data + buf->len;
+	buf->len += size;
+	return p;
+}
 
 /* Polled by the parser once per window: honours cancel and statement_timeout. */
 static int

@@ -60,10 +60,7 @@ fastjson_ndjson(PG_FUNCTION_ARGS)
 		st->line = 1;
 		fc->user_fctx = st;
 		MemoryContextSwitchTo(old);
-		if (GetDatabaseEncoding() != PG_UTF8 && GetDatabaseEncoding() != PG_SQL_ASCII)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("fastjson requires a UTF8 database")));
+		fastjson_check_encoding();
 	}
 	fc = SRF_PERCALL_SETUP();
 	st = (ndjson_state *) fc->user_fctx;

@@ -55,13 +55,6 @@ fj_jsonb_type(const uint8_t *v)
 	return (FjJsonbType) types[FJ_TYPE(v[0])];
 }
 
-/* Whether the tape value at v is an array or an object. */
-static inline bool
-fj_is_container(const uint8_t *v)
-{
-	return FJ_TYPE(v[0]) == FJ_ARRAY || FJ_TYPE(v[0]) == FJ_OBJECT;
-}
-
 /* --------------------------------------------------------------- numbers */
 
 /*
@@ -120,10 +113,9 @@ typedef struct FjMember
  */
 typedef struct FjScratch
 {
-	FjMember   *members;
-	uint32		top;
-	uint32		cap;
-	bool		allocated;		/* members was palloc'd (else the caller's buffer) */
+	fj_buf		buf;			/* where the members live: first the caller's buffer */
+	FjMember   *members;		/* buf.data */
+	uint32		top;			/* members in use */
 } FjScratch;
 
 #define FJ_SCRATCH_LOCAL 64
@@ -132,18 +124,16 @@ typedef struct FjScratch
 static inline void
 fj_scratch_init(FjScratch *s, FjMember *local)
 {
+	fj_buf_borrow(&s->buf, local, FJ_SCRATCH_LOCAL * sizeof(FjMember));
 	s->members = local;
 	s->top = 0;
-	s->cap = FJ_SCRATCH_LOCAL;
-	s->allocated = false;
 }
 
 /* Release what the scratch stack allocated. */
 static inline void
 fj_scratch_free(FjScratch *s)
 {
-	if (s->allocated)
-		pfree(s->members);
+	fj_buf_release(&fastjson_palloc_allocator, &s->buf);
 }
 
 /*

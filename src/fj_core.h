@@ -3,7 +3,8 @@
  * validation, tape lookup.
  *
  * Plain C with no PostgreSQL headers. Memory comes from a caller-supplied
- * allocator; failures come back as an fj_error (code, message, byte offset).
+ * allocator; failures come back as an fj_error (code, reason, message, byte
+ * offset: src/error.h).
  * The SQL layer (fastjson_*.c) is the only code that calls palloc/ereport.
  */
 #ifndef FJ_CORE_H
@@ -13,28 +14,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-/* ---------------------------------------------------------------- errors */
-
-typedef enum fj_code
-{
-	FJ_OK = 0,
-	FJ_ERR_SYNTAX,				/* input is not JSON (SQLSTATE 22P02) */
-	FJ_ERR_UTF8,				/* input is not valid UTF-8 (22021) */
-	FJ_ERR_DEPTH,				/* nesting deeper than the limit (54001) */
-	FJ_ERR_TOO_BIG,				/* a size limit exceeded (54000) */
-	FJ_ERR_NOMEM,				/* the allocator returned NULL */
-	FJ_ERR_TAPE,				/* an untrusted tape is malformed (22P03) */
-	FJ_ERR_INTERRUPTED,			/* the interrupt callback asked to stop */
-	FJ_ERR_CBOR,				/* CBOR input is malformed or has no JSON form (22P03) */
-	FJ_ERR_DUPLICATE_KEY		/* deterministic CBOR of an object with a repeated key (22030) */
-} fj_code;
-
-typedef struct fj_error
-{
-	fj_code		code;
-	const char *message;		/* static text: what is wrong, as a sentence */
-	size_t		offset;			/* byte offset in the input where it was found */
-} fj_error;
+#include "error.h"
 
 /* ------------------------------------------------------------- allocator */
 
@@ -50,13 +30,64 @@ typedef struct fj_allocator
 /* malloc/realloc/free */
 extern const fj_allocator fj_malloc_allocator;
 
-/* A growable byte buffer owned by an allocator. */
+/*
+ * A growable byte buffer owned by an allocator (src/buffer.c): a tape, a
+ * text, or an array of fixed-size elements (a stack). All zero is empty.
+ */
 typedef struct fj_buf
 {
 	uint8_t    *data;
-	size_t		len;
-	size_t		cap;
+	size_t		len;			/* bytes in use */
+	size_t		cap;			/* bytes allocated */
+	bool		borrowed;		/* data is the caller's storage (fj_buf_borrow) */
 } fj_buf;
+
+/*
+ * Start an empty buffer in the caller's storage (a stack array, say): it
+ * moves to the allocator's memory only if it outgrows size bytes, and
+ * fj_buf_release leaves the storage alone.
+ */
+static inline void
+fj_buf_borrow(fj_buf *buf, void *storage, size_t size)
+{
+	buf->data = (uint8_t *) storage;
+	buf->len = 0;
+	buf->cap = size;
+	buf->borrowed = true;
+}
+
+/*
+ * The slow path of fj_buf_reserve: grow to hold need more bytes, by at least
+ * half but to no more than max bytes (0: no limit) unless need is more.
+ */
+bool		fj_buf_grow(const fj_allocator *a, fj_buf *buf, size_t need, size_t max);
+
+/*
+ * Make room for need more bytes after buf->len, keeping the first len;
+ * false if the size overflows or the allocator fails (buf is unchanged).
+ */
+static inline bool
+fj_buf_reserve(const fj_allocator *a, fj_buf *buf, size_t need)
+{
+	if (__builtin_expect(buf->cap - buf->len >= need, 1))
+		return true;
+	return fj_buf_grow(a, buf, need, 0);
+}
+
+/*
+ * The same for a buffer that may never pass max bytes (its writer checks
+ * that len + need stays within max): growth stops at max.
+ */
+static inline bool
+fj_buf_reserve_within(const fj_allocator *a, fj_buf *buf, size_t need, size_t max)
+{
+	if (__builtin_expect(buf->cap - buf->len >= need, 1))
+		return true;
+	return fj_buf_grow(a, buf, need, max);
+}
+
+/* Append size uninitialised bytes (an element, say): their address, or NULL. */
+void	   *fj_buf_push(const fj_allocator *a, fj_buf *buf, size_t size);
 
 void		fj_buf_release(const fj_allocator *a, fj_buf *buf);
 
@@ -78,6 +109,13 @@ size_t		fj_kernel_list(const fj_kernel **out, size_t max);
 /* ---------------------------------------------------------------- parser */
 
 #define FJ_DEFAULT_MAX_DEPTH 10000
+/*
+ * The parser reads its input in windows of this many bytes (stage 1 finds
+ * the structure of one window, stage 2 writes its tape), and polls
+ * fj_parse_options.interrupted once before each window: a parse stops within
+ * FJ_WINDOW bytes of being asked to.
+ */
+#define FJ_WINDOW (32 * 1024)
 #define FJ_MAX_INPUT ((size_t) 0x7fffffff)
 
 typedef struct fj_parse_options
@@ -87,7 +125,7 @@ typedef struct fj_parse_options
 	uint32_t	max_depth;		/* 0: FJ_DEFAULT_MAX_DEPTH */
 	size_t		prefix;			/* bytes reserved before the tape (a varlena header) */
 	size_t		max_size;		/* limit on prefix + tape; 0: none */
-	/* polled once per stage 1 window; nonzero stops the parse */
+	/* polled once per FJ_WINDOW bytes of input; nonzero stops the parse */
 	int			(*interrupted) (void *ctx);
 	void	   *interrupt_ctx;
 } fj_parse_options;
@@ -99,6 +137,10 @@ typedef struct fj_parse_options
  */
 fj_code		fj_parse(const char *json, size_t len, const fj_parse_options *opt,
 					 fj_buf *out, fj_error *err);
+
+/* Run kernel k as fj_parse does, once the options are complete (src/simd/dispatch.c). */
+fj_code		fj_kernel_parse(const fj_kernel *k, const uint8_t *json, size_t len,
+							const fj_parse_options *opt, fj_buf *out, fj_error *err);
 
 /* Whether len bytes are one valid JSON document (no tape is kept). */
 bool		fj_valid(const char *json, size_t len, const fj_parse_options *opt,

@@ -40,20 +40,11 @@ fj_refs_release(fj_string_refs *r)
 static bool
 grow(fj_string_refs *r, void **arr, const void *local, uint32_t *cap, size_t sz)
 {
-	size_t		old = (size_t) *cap * sz;
-	void	   *p;
+	fj_buf		b = {*arr, (size_t) *cap * sz, (size_t) *cap * sz, *arr == local};
 
-	if (*arr == local)
-	{
-		p = r->a->alloc(r->a->ctx, 2 * old);
-		if (p)
-			memcpy(p, local, old);
-	}
-	else
-		p = r->a->grow(r->a->ctx, *arr, old, 2 * old);
-	if (!p)
+	if (!fj_buf_reserve(r->a, &b, b.len))
 		return false;
-	*arr = p;
+	*arr = b.data;
 	*cap *= 2;
 	return true;
 }

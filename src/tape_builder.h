@@ -25,12 +25,9 @@ typedef struct fj_builder
 	const fj_allocator *a;
 	fj_buf		buf;			/* prefix, tape header, values so far */
 	size_t		prefix;			/* bytes before the tape header */
-	fj_builder_frame *frames;
-	uint32_t	depth,
-				frames_cap;
-	uint32_t   *keys;			/* tape offsets of the keys of open objects */
-	uint32_t	nkeys,
-				keys_cap;
+	fj_buf		frames;			/* fj_builder_frame: the open containers, innermost last */
+	uint32_t	depth;			/* how many */
+	fj_buf		keys;			/* uint32_t: tape offsets of the keys of open objects */
 	size_t		max_size;		/* 0: no limit */
 	uint32_t	max_depth;		/* containers the builder opens; 0: no limit */
 	fj_code		error;
@@ -65,8 +62,5 @@ bool		fj_builder_number(fj_builder *b, const char *s, size_t len);
  * FJ_OK, or the first error. The builder's memory is released either way.
  */
 fj_code		fj_builder_finish(fj_builder *b, fj_buf *out);
-
-/* Whether s[0..len) is a JSON number; *int64 tells whether it is an integer that fits int64 (value in *v). */
-bool		fj_number_parse(const uint8_t *s, size_t len, bool *int64, int64_t *v);
 
 #endif							/* FJ_TAPE_BUILDER_H */

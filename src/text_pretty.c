@@ -39,9 +39,6 @@ typedef struct pretty
 static bool
 pretty_reserve(pretty *p, size_t need)
 {
-	size_t		cap;
-	uint8_t    *data;
-
 	if (p->rc != FJ_OK)
 		return false;
 	if (p->max_len && (need > p->max_len || p->out->len > p->max_len - need))
@@ -49,22 +46,11 @@ pretty_reserve(pretty *p, size_t need)
 		p->rc = FJ_ERR_TOO_BIG;
 		return false;
 	}
-	if (p->out->cap - p->out->len >= need)
-		return true;
-	cap = p->out->cap * 2;
-	if (cap < p->out->len + need + 64)
-		cap = p->out->len + need + 64;
-	if (p->max_len && cap > p->max_len)
-		cap = p->max_len > p->out->len + need ? p->max_len : p->out->len + need;
-	data = p->out->data ? p->a->grow(p->a->ctx, p->out->data, p->out->len, cap)
-		: p->a->alloc(p->a->ctx, cap);
-	if (!data)
+	if (!fj_buf_reserve_within(p->a, p->out, need, p->max_len))
 	{
 		p->rc = FJ_ERR_NOMEM;
 		return false;
 	}
-	p->out->data = data;
-	p->out->cap = cap;
 	return true;
 }
 
@@ -119,16 +105,16 @@ fj_code
 fj_write_json_pretty(const uint8_t *v, const fj_allocator *a, fj_buf *out, size_t max_len)
 {
 	pretty		p;
+	fj_buf		frames = {0};
 	pretty_frame *stack = NULL;
-	size_t		cap = 0,
-				depth = 0;
+	size_t		depth = 0;
 
 	p.a = a;
 	p.out = out;
 	p.max_len = max_len;
 	p.rc = FJ_OK;
 	if (!out->data)
-		out->len = out->cap = 0;
+		memset(out, 0, sizeof(*out));
 
 	for (;;)
 	{
@@ -146,20 +132,12 @@ fj_write_json_pretty(const uint8_t *v, const fj_allocator *a, fj_buf *out, size_
 			}
 			else
 			{
-				if (depth == cap)
+				if (!fj_buf_push(a, &frames, sizeof(pretty_frame)))
 				{
-					size_t		newcap = cap ? 2 * cap : 32;
-					pretty_frame *bigger = stack ? a->grow(a->ctx, stack, cap * sizeof(pretty_frame), newcap * sizeof(pretty_frame))
-						: a->alloc(a->ctx, newcap * sizeof(pretty_frame));
-
-					if (!bigger)
-					{
-						p.rc = FJ_ERR_NOMEM;
-						break;
-					}
-					stack = bigger;
-					cap = newcap;
+					p.rc = FJ_ERR_NOMEM;
+					break;
 				}
+				stack = (pretty_frame *) frames.data;
 				stack[depth].members_end = fj_container_members_end(v);
 				stack[depth].end = v + fj_value_size(v);
 				stack[depth].object = type == FJ_OBJECT;
@@ -183,6 +161,7 @@ fj_write_json_pretty(const uint8_t *v, const fj_allocator *a, fj_buf *out, size_
 		while (depth > 0 && v == stack[depth - 1].members_end)
 		{
 			depth--;
+			frames.len -= sizeof(pretty_frame);
 			pretty_newline(&p, depth);
 			pretty_put(&p, stack[depth].object ? "}" : "]", 1);
 			v = stack[depth].end;
@@ -196,7 +175,6 @@ fj_write_json_pretty(const uint8_t *v, const fj_allocator *a, fj_buf *out, size_
 		if (p.rc != FJ_OK)
 			break;
 	}
-	if (stack)
-		a->release(a->ctx, stack);
+	fj_buf_release(a, &frames);
 	return p.rc;
 }

@@ -6,7 +6,6 @@
  */
 #include "fj_core.h"
 #include "tape.h"
-#include "simd/kernel.h"
 
 typedef struct writer_frame
 {
@@ -26,20 +25,11 @@ typedef struct writer
 static fj_code
 writer_grow(writer *w, size_t need)
 {
-	size_t		used = (size_t) (w->wp - w->out->data);
-	size_t		cap = w->out->cap * 2;
-	uint8_t    *data;
-
-	if (cap < used + need + 64)
-		cap = used + need + 64;
-	data = w->out->data ? w->a->grow(w->a->ctx, w->out->data, used, cap)
-		: w->a->alloc(w->a->ctx, cap);
-	if (!data)
+	w->out->len = (size_t) (w->wp - w->out->data);
+	if (!fj_buf_reserve(w->a, w->out, need))
 		return FJ_ERR_NOMEM;
-	w->out->data = data;
-	w->out->cap = cap;
-	w->wp = data + used;
-	w->limit = data + cap;
+	w->wp = w->out->data + w->out->len;
+	w->limit = w->out->data + w->out->cap;
 	return FJ_OK;
 }
 

@@ -2,7 +2,6 @@
  * utf8.c — whole-buffer UTF-8 checks built on the scalar state machine.
  */
 #include "utf8.h"
-#include "simd/kernel.h"
 
 #include <string.h>
 

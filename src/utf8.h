@@ -59,5 +59,9 @@ fj_utf8_step(fj_utf8_dfa *d, uint8_t b)
 
 /* Whether p[0..len) is valid UTF-8. */
 bool		fj_utf8_valid(const uint8_t *p, size_t len);
+/* The position of the first invalid UTF-8 sequence in p[0..len), or len. */
+size_t		fj_utf8_first_error(const uint8_t *p, size_t len);
+/* The start of the UTF-8 sequence that covers pos (pos itself if none covers it). */
+size_t		fj_utf8_sequence_start(const uint8_t *buf, size_t pos);
 
 #endif							/* FJ_UTF8_H */

@@ -112,7 +112,7 @@ stage1_window(fj_stage1 *s)
 	if (s->utf8.failed || (end == s->len && s->utf8.dfa.need) || stage1_cut_sequence_invalid(s, end))
 		stage1_utf8_error(s, start, end);
 	if (ctrl_at != SIZE_MAX)
-		stage1_error(s, ctrl_at, FJ_ERR_SYNTAX, FJ_MSG_CONTROL);
+		stage1_error(s, ctrl_at, FJ_R_CONTROL);
 }
 
 static inline size_t

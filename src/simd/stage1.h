@@ -105,7 +105,7 @@ stage1_window(fj_stage1 *s)
 		stage1_utf8_error(s, start, end);
 	if (ctrl_in_string)
 		stage1_error(s, ctrl_block + (size_t) __builtin_ctzll(ctrl_in_string),
-					 FJ_ERR_SYNTAX, FJ_MSG_CONTROL);
+					 FJ_R_CONTROL);
 }
 
 #endif							/* FJ_STAGE1_H */

@@ -24,8 +24,7 @@ typedef struct fj_stage1
 	uint64_t	prev_scalar;	/* last byte of the block was a non-quote scalar byte */
 	/* a stage 1 error: indices stop before error_at, which is SIZE_MAX if none */
 	size_t		error_at;
-	fj_code		error_code;
-	const char *error_msg;
+	fj_reason	error_reason;
 	fj_utf8_state utf8;
 } fj_stage1;
 
@@ -41,13 +40,12 @@ typedef struct fj_block_masks
 
 /* Record a stage 1 error at pos if it is the first; drop indices from pos on. */
 static inline void
-stage1_error(fj_stage1 *s, size_t pos, fj_code code, const char *msg)
+stage1_error(fj_stage1 *s, size_t pos, fj_reason reason)
 {
 	if (pos < s->error_at)
 	{
 		s->error_at = pos;
-		s->error_code = code;
-		s->error_msg = msg;
+		s->error_reason = reason;
 	}
 	while (s->n > 0 && s->idx[s->n - 1] >= pos)
 		s->n--;
@@ -63,7 +61,7 @@ stage1_utf8_error(fj_stage1 *s, size_t start, size_t end)
 	/* a sequence cut by the end of a later window is reported there */
 	if (at >= end && end < s->len)
 		at = start;
-	stage1_error(s, at, FJ_ERR_UTF8, FJ_MSG_UTF8);
+	stage1_error(s, at, FJ_R_UTF8);
 }
 
 /*

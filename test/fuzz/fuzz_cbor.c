@@ -234,7 +234,7 @@ encode(const uint8_t *v, bool deterministic, fz_alloc_state *st, fj_allocator *a
 	{
 		FZ_CHECK(st->live == live, "fj_cbor_encode leaks %ld blocks after %s", st->live - live, code_name(rc));
 		FZ_CHECK((rc == FJ_ERR_DUPLICATE_KEY && deterministic) ||
-				 (rc == FJ_ERR_TOO_BIG && strcmp(err.message, FJ_CBOR_MSG_EXPONENT) == 0) ||
+				 (rc == FJ_ERR_TOO_BIG && err.reason == FJ_R_CBOR_EXPONENT) ||
 				 (rc == FJ_ERR_NOMEM && st->failed),
 				 "fj_cbor_encode%s fails with %s: %s", deterministic ? " (deterministic)" : "",
 				 code_name(rc), err.message);
