@@ -11,14 +11,14 @@
 
 EXTENSION = fastjson
 MODULE_big = fastjson
-DATA = fastjson--0.1.sql
+DATA = fastjson--0.1.sql fastjson--0.1--0.2.sql
 PGFILEDESC = "fastjson - fast JSON type"
 
 include sources.mk
 OBJS = $(patsubst %.c,%.o,$(CORE_SRC) $(CBOR_SRC) $(SQL_SRC))
 SHLIB_LINK += -lcbor
 
-REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts edit compare contain gin differential
+REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts casts_null edit compare contain gin differential
 REGRESS += cbor stored refs
 REGRESS_OPTS = --load-extension=fastjson
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Manage a private, throwaway PostgreSQL 15 cluster for fastjson tests and benchmarks.
+# Manage a private, throwaway PostgreSQL cluster for fastjson tests and benchmarks
+# (Debian's PostgreSQL 15 unless FJ_PGBIN names another installation's bin folder).
 #
 # Usage:
 #   scripts/cluster.sh start DIR PORT [name=value ...]
@@ -21,7 +22,7 @@
 # An existing DIR/data is reused (not re-initialised); delete DIR for a fresh cluster.
 set -euo pipefail
 
-PGBIN=${FJ_PGBIN:-/usr/lib/postgresql/15/bin}	# FJ_PGBIN: another installation of the same version
+PGBIN=${FJ_PGBIN:-/usr/lib/postgresql/15/bin}	# FJ_PGBIN: another installation (a version of the matrix)
 PROG=$(basename "$0")
 
 die() {
@@ -156,7 +157,9 @@ cmd_start() {
     else
         local ver
         ver=$(cat "$data/PG_VERSION")
-        [ "$ver" = 15 ] || die "$data is a PostgreSQL $ver cluster, not 15; remove $dir first"
+        local want
+        want=$("$PGBIN/postgres" -V | sed -E 's/^[^0-9]*([0-9]+).*/\1/')
+        [ "$ver" = "$want" ] || die "$data is a PostgreSQL $ver cluster, not $want; remove $dir first"
         # The data directory must belong to whoever will run the server.
         local owner
         owner=$(stat -c %U -- "$data")

@@ -70,7 +70,7 @@ SELECT fastjson_agg(v) FROM (VALUES (1, 'x'), (2, NULL)) v(a, b);
 SELECT g % 3 AS k, fastjson_agg(g ORDER BY g) FROM generate_series(1, 10) g GROUP BY 1 ORDER BY 1;
 -- the final function runs once per row of a window; the state stays usable
 SELECT g, fastjson_agg(g) OVER (ORDER BY g) FROM generate_series(1, 4) g;
-SELECT fastjson_agg(g) FILTER (WHERE g > 2) AS filtered, fastjson_agg(DISTINCT g % 2) AS distinct_agg FROM generate_series(1, 4) g;
+SELECT fastjson_agg(g ORDER BY g) FILTER (WHERE g > 2) AS filtered, fastjson_agg(DISTINCT g % 2) AS distinct_agg FROM generate_series(1, 4) g;
 
 -- fastjson_object_agg: pairs in input order, duplicates kept (the last is
 -- operative, as in jsonb_object_agg's result); NULL values are JSON null

@@ -66,7 +66,9 @@ EXCEPTION WHEN OTHERS THEN
 	RETURN SQLSTATE || ' ' || d;
 END
 $$;
-SELECT doc, pg_temp.detail(doc, 'fastjson') AS detail,
+-- (U+FEFF is shown by name: psql 16 and later print it as zero width)
+SELECT replace(doc, e'\ufeff', '<U+FEFF>') AS doc,
+	replace(pg_temp.detail(doc, 'fastjson'), e'\ufeff', '<U+FEFF>') AS detail,
 	pg_temp.detail(doc, 'fastjson') = pg_temp.detail(doc, 'jsonb') AS same_as_jsonb
 FROM unnest(ARRAY['{"a":1,}', '{1:2}', '{ ,}', '{"a" 1}', '{"a":1 "b":2}', '[1 2]', '[1,]', '[,1]',
 	'[1 x]', '[true false]', '[3[4]]', '[1:2]', '{"a":1]', '[1]]', '{"a":1}x', '1 2', 'tru', 'truex',

@@ -10,6 +10,7 @@
 
 #include "postgres.h"
 #include "fmgr.h"
+#include "nodes/nodes.h"
 #include "pg_compat.h"
 
 #include "fj_core.h"
@@ -65,6 +66,8 @@ void		fastjson_check_encoding(void);
  * whole string, within int's range); false if it is not one.
  */
 bool		fastjson_path_index(const char *s, int *out);
+/* Parse UTF-8 JSON text into a new datum, or NULL after a soft error in escontext. */
+Fastjson   *fastjson_parse_text_safe(const char *json, size_t len, Node *escontext);
 /* Parse UTF-8 JSON text into a new datum; reports errors with ereport. */
 Fastjson   *fastjson_parse_text(const char *json, size_t len);
 /* Canonical JSON text of a tape value, NUL-terminated; *len gets its length. */
@@ -77,7 +80,30 @@ Fastjson   *fastjson_from_value(const uint8_t *v);
 void		fastjson_builder_init(fj_builder *b);
 /* Finish a builder into a datum; reports its error, if any, with ereport. */
 Fastjson   *fastjson_builder_finish(fj_builder *b);
-/* ereport a core error from parsing json[0..len) (never returns). */
-pg_noreturn void		fastjson_report_parse_error(const fj_error *err, const char *json, size_t len);
+/* An input error as PostgreSQL reports it. */
+typedef struct FastjsonInputError
+{
+	int			sqlerrcode;
+	char	   *message;
+	char	   *detail;			/* or NULL */
+	char	   *hint;			/* or NULL */
+	char	   *context;		/* or NULL */
+} FastjsonInputError;
+
+/*
+ * Describe a core error from parsing json[0..len) in jsonb's words. Out of
+ * memory and a cancel are not described: they are raised at once.
+ */
+void		fastjson_describe_parse_error(const fj_error *err, const char *json, size_t len,
+										  FastjsonInputError *e);
+
+/*
+ * Report an input error: saved in escontext when that is an ErrorSaveContext
+ * (a soft error, 16 and later: the caller then returns NULL), else raised.
+ */
+void		fastjson_report_input_error(const FastjsonInputError *e, Node *escontext);
+/* Both of the above for a core error from parsing json[0..len). */
+void		fastjson_report_parse_error(const fj_error *err, const char *json, size_t len,
+										Node *escontext);
 
 #endif							/* FASTJSON_H */

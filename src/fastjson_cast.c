@@ -44,6 +44,16 @@ cannot_cast(const uint8_t *v, const char *sqltype)
 			 errmsg("cannot cast fastjson %s to type %s", what, sqltype)));
 }
 
+/*
+ * A JSON null cast to an SQL scalar type: SQL NULL where the server's jsonb
+ * gives that (18 and later), else jsonb's error.
+ */
+#define RETURN_NULL_IF_JSON_NULL(d) \
+	do { \
+		if (FASTJSON_NULL_CASTS_TO_SQL_NULL && FJ_ROOT(d)[0] == FJ_TAG(FJ_LITERAL, FJ_NULL)) \
+			PG_RETURN_NULL(); \
+	} while (0)
+
 /* The number at the root, or the cast error; true (and *i set) for a UINT/NINT. */
 static bool
 root_number(Fastjson *d, const char *sqltype, int64 *i, char **text)
@@ -88,6 +98,8 @@ fastjson_to_bool(PG_FUNCTION_ARGS)
 	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
 	const uint8_t *v = FJ_ROOT(d);
 
+	RETURN_NULL_IF_JSON_NULL(d);
+
 	if (FJ_TYPE(v[0]) != FJ_LITERAL || FJ_IMM(v[0]) == FJ_NULL)
 		cannot_cast(v, "boolean");
 	PG_RETURN_BOOL(FJ_IMM(v[0]) == FJ_TRUE);
@@ -102,6 +114,8 @@ fastjson_to_numeric(PG_FUNCTION_ARGS)
 	int64		i;
 	char	   *s;
 
+	RETURN_NULL_IF_JSON_NULL(d);
+
 	if (root_number(d, "numeric", &i, &s))
 		PG_RETURN_NUMERIC(int64_to_numeric(i));
 	PG_RETURN_DATUM(text_numeric(s));
@@ -115,6 +129,8 @@ fastjson_to_int2(PG_FUNCTION_ARGS)
 	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
 	int64		i;
 	char	   *s;
+
+	RETURN_NULL_IF_JSON_NULL(d);
 
 	if (!root_number(d, "smallint", &i, &s))
 		PG_RETURN_DATUM(DirectFunctionCall1(numeric_int2, text_numeric(s)));
@@ -134,6 +150,8 @@ fastjson_to_int4(PG_FUNCTION_ARGS)
 	int64		i;
 	char	   *s;
 
+	RETURN_NULL_IF_JSON_NULL(d);
+
 	if (!root_number(d, "integer", &i, &s))
 		PG_RETURN_DATUM(DirectFunctionCall1(numeric_int4, text_numeric(s)));
 	if (i < PG_INT32_MIN || i > PG_INT32_MAX)
@@ -152,6 +170,8 @@ fastjson_to_int8(PG_FUNCTION_ARGS)
 	int64		i;
 	char	   *s;
 
+	RETURN_NULL_IF_JSON_NULL(d);
+
 	if (!root_number(d, "bigint", &i, &s))
 		PG_RETURN_DATUM(DirectFunctionCall1(numeric_int8, text_numeric(s)));
 	PG_RETURN_INT64(i);
@@ -166,6 +186,8 @@ fastjson_to_float4(PG_FUNCTION_ARGS)
 	int64		i;
 	char	   *s;
 	float4		f;
+
+	RETURN_NULL_IF_JSON_NULL(d);
 
 	if (root_number(d, "real", &i, &s))
 		PG_RETURN_FLOAT4((float4) i);
@@ -182,6 +204,8 @@ fastjson_to_float8(PG_FUNCTION_ARGS)
 	int64		i;
 	char	   *s;
 	float8		f;
+
+	RETURN_NULL_IF_JSON_NULL(d);
 
 	if (root_number(d, "double precision", &i, &s))
 		PG_RETURN_FLOAT8((float8) i);

@@ -116,22 +116,22 @@ fastjson_to_cbor(PG_FUNCTION_ARGS)
 
 /* ------------------------------------------------------ CBOR to fastjson */
 
-pg_noreturn static void
-report_decode_error(const fj_error *err, const uint8_t *cbor, size_t len, bool substitute);
-
+/* Report a decoding error: raised, or saved in escontext (a soft error). */
 static void
-report_decode_error(const fj_error *err, const uint8_t *cbor, size_t len, bool substitute)
+report_decode_error(const fj_error *err, const uint8_t *cbor, size_t len, bool substitute,
+					Node *escontext)
 {
 	bool		no_json_form;
 
 	if (err->code != FJ_ERR_CBOR)
 	{
 		/* depth, size, memory, cancel: as for text input */
-		fastjson_report_parse_error(err, "", 0);
+		fastjson_report_parse_error(err, "", 0, escontext);
+		return;
 	}
 	no_json_form = err->reason == FJ_R_CBOR_NONFINITE || err->reason == FJ_R_CBOR_UNDEFINED ||
 		err->reason == FJ_R_CBOR_SIMPLE;
-	ereport(ERROR,
+	errsave(escontext,
 			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 			 errmsg(no_json_form || err->reason == FJ_R_CBOR_KEY
 					? "CBOR value cannot be converted to fastjson"
@@ -142,7 +142,6 @@ report_decode_error(const fj_error *err, const uint8_t *cbor, size_t len, bool s
 			 : 0,
 			 errcontext("CBOR data, byte %zu of %zu: %s", err->offset, len,
 						bytes_for_message(cbor, len, err->offset))));
-	pg_unreachable();
 }
 
 PG_FUNCTION_INFO_V1(fastjson_from_cbor);
@@ -172,7 +171,10 @@ fastjson_from_cbor(PG_FUNCTION_ARGS)
 	opt.interrupted = server.interrupted;
 	opt.interrupt_ctx = server.interrupt_ctx;
 	if (fj_cbor_decode(cbor, len, &opt, &tape, &err) != FJ_OK)
-		report_decode_error(&err, cbor, len, substitute);
+	{
+		report_decode_error(&err, cbor, len, substitute, fcinfo->context);
+		PG_RETURN_NULL();
+	}
 	SET_VARSIZE(tape.data, tape.len);
 	PG_RETURN_FASTJSON_P((Fastjson *) tape.data);
 }

@@ -333,7 +333,7 @@ control_detail(const char *json, size_t at)
 }
 
 void
-fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
+fastjson_describe_parse_error(const fj_error *err, const char *json, size_t len, FastjsonInputError *e)
 {
 	size_t		at = err->offset < len ? err->offset : len;
 	size_t		line_start = at,
@@ -345,21 +345,20 @@ fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
 	size_t		n;
 	bool		control;
 
+	memset(e, 0, sizeof(*e));
 	switch (err->code)
 	{
 		case FJ_ERR_DEPTH:
-			ereport(ERROR,
-					(errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
-					 errmsg("fastjson nesting depth exceeds the maximum of %d", fastjson_max_depth),
-					 errdetail("Nesting is too deep at byte %zu.", err->offset),
-					 errhint("Raise \"fastjson.max_depth\" to accept deeper documents.")));
-			break;
+			e->sqlerrcode = ERRCODE_STATEMENT_TOO_COMPLEX;
+			e->message = psprintf("fastjson nesting depth exceeds the maximum of %d", fastjson_max_depth);
+			e->detail = psprintf("Nesting is too deep at byte %zu.", err->offset);
+			e->hint = pstrdup("Raise \"fastjson.max_depth\" to accept deeper documents.");
+			return;
 		case FJ_ERR_TOO_BIG:
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("fastjson document is too large"),
-					 errdetail("%s The limit is %zu bytes.", err->message, (size_t) MaxAllocSize)));
-			break;
+			e->sqlerrcode = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+			e->message = pstrdup("fastjson document is too large");
+			e->detail = psprintf("%s The limit is %zu bytes.", err->message, (size_t) MaxAllocSize);
+			return;
 		case FJ_ERR_NOMEM:
 			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 			break;
@@ -387,6 +386,7 @@ fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
 	tok = err->code == FJ_ERR_UTF8 || control ? 0 : token_length(json + at, len - at);
 	n = printable_prefix(json + from, at - from + tok);
 	snippet = pnstrdup(json + from, n);
+	e->context = psprintf("JSON data, line %d: %s%s", line, from > line_start ? "..." : "", snippet);
 
 	if (err->code == FJ_ERR_UTF8)
 	{
@@ -395,24 +395,34 @@ fastjson_report_parse_error(const fj_error *err, const char *json, size_t len)
 
 		for (i = 0; i < 4 && at + i < len; i++)
 			sprintf(hex + strlen(hex), i ? " 0x%02x" : "0x%02x", (unsigned char) json[at + i]);
-		ereport(ERROR,
-				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
-				 errmsg("invalid byte sequence for encoding \"UTF8\": %s", hex),
-				 errdetail("%s", err->message),
-				 errcontext("JSON data, line %d: %s%s", line, from > line_start ? "..." : "", snippet)));
+		e->sqlerrcode = ERRCODE_CHARACTER_NOT_IN_REPERTOIRE;
+		e->message = psprintf("invalid byte sequence for encoding \"UTF8\": %s", hex);
+		e->detail = pstrdup(err->message);
+		return;
 	}
-	if (control)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type json"),
-				 errdetail("%s", control_detail(json, at)),
-				 errcontext("JSON data, line %d: %s%s", line, from > line_start ? "..." : "", snippet)));
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg("invalid input syntax for type json"),
-			 errdetail("%s", syntax_detail(err->reason, json, len, at)),
-			 errcontext("JSON data, line %d: %s%s", line, from > line_start ? "..." : "", snippet)));
-	pg_unreachable();
+	e->sqlerrcode = ERRCODE_INVALID_TEXT_REPRESENTATION;
+	e->message = pstrdup("invalid input syntax for type json");
+	e->detail = control ? control_detail(json, at) : syntax_detail(err->reason, json, len, at);
+}
+
+void
+fastjson_report_input_error(const FastjsonInputError *e, Node *escontext)
+{
+	errsave(escontext,
+			(errcode(e->sqlerrcode),
+			 errmsg_internal("%s", e->message),
+			 e->detail ? errdetail_internal("%s", e->detail) : 0,
+			 e->hint ? errhint("%s", e->hint) : 0,
+			 e->context ? errcontext("%s", e->context) : 0));
+}
+
+void
+fastjson_report_parse_error(const fj_error *err, const char *json, size_t len, Node *escontext)
+{
+	FastjsonInputError e;
+
+	fastjson_describe_parse_error(err, json, len, &e);
+	fastjson_report_input_error(&e, escontext);
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -430,7 +440,7 @@ fastjson_check_encoding(void)
 }
 
 Fastjson *
-fastjson_parse_text(const char *json, size_t len)
+fastjson_parse_text_safe(const char *json, size_t len, Node *escontext)
 {
 	fj_parse_options opt;
 	fj_buf		tape;
@@ -438,9 +448,18 @@ fastjson_parse_text(const char *json, size_t len)
 
 	fastjson_parse_options(&opt);
 	if (fj_parse(json, len, &opt, &tape, &err) != FJ_OK)
-		fastjson_report_parse_error(&err, json, len);
+	{
+		fastjson_report_parse_error(&err, json, len, escontext);
+		return NULL;
+	}
 	SET_VARSIZE(tape.data, tape.len);
 	return (Fastjson *) tape.data;
+}
+
+Fastjson *
+fastjson_parse_text(const char *json, size_t len)
+{
+	return fastjson_parse_text_safe(json, len, NULL);
 }
 
 /* Write the text of v after prefix reserved bytes; returns the buffer. */
@@ -552,9 +571,13 @@ Datum
 fastjson_in(PG_FUNCTION_ARGS)
 {
 	char	   *json = PG_GETARG_CSTRING(0);
+	Fastjson   *d;
 
 	fastjson_check_encoding();
-	PG_RETURN_FASTJSON_P(fastjson_parse_text(json, strlen(json)));
+	d = fastjson_parse_text_safe(json, strlen(json), fcinfo->context);
+	if (!d)
+		PG_RETURN_NULL();
+	PG_RETURN_FASTJSON_P(d);
 }
 
 PG_FUNCTION_INFO_V1(fastjson_out);
@@ -613,7 +636,7 @@ fastjson_recv(PG_FUNCTION_ARGS)
 	if (fj_validate_tape(tape, len, (uint32_t) fastjson_max_depth, &fastjson_palloc_allocator, &err) != FJ_OK)
 	{
 		if (err.code == FJ_ERR_DEPTH)
-			fastjson_report_parse_error(&err, "", 0);
+			fastjson_report_parse_error(&err, "", 0, NULL);
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid binary fastjson value"),
@@ -635,9 +658,13 @@ Datum
 fastjson_from_text(PG_FUNCTION_ARGS)
 {
 	text	   *t = PG_GETARG_TEXT_PP(0);
+	Fastjson   *d;
 
 	fastjson_check_encoding();
-	PG_RETURN_FASTJSON_P(fastjson_parse_text(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)));
+	d = fastjson_parse_text_safe(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), fcinfo->context);
+	if (!d)
+		PG_RETURN_NULL();
+	PG_RETURN_FASTJSON_P(d);
 }
 
 PG_FUNCTION_INFO_V1(fastjson_to_text);
@@ -697,7 +724,11 @@ Datum
 fastjson_from_utf8(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	Fastjson   *d;
 
 	fastjson_check_encoding();
-	PG_RETURN_FASTJSON_P(fastjson_parse_text(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b)));
+	d = fastjson_parse_text_safe(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), fcinfo->context);
+	if (!d)
+		PG_RETURN_NULL();
+	PG_RETURN_FASTJSON_P(d);
 }
