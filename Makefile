@@ -19,7 +19,7 @@ OBJS = $(patsubst %.c,%.o,$(CORE_SRC) $(CBOR_SRC) $(SQL_SRC))
 SHLIB_LINK += -lcbor
 
 REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts casts_null edit compare contain gin differential
-REGRESS += cbor stored refs
+REGRESS += cbor stored refs ndjson_lines
 REGRESS_OPTS = --load-extension=fastjson
 
 PG_CONFIG ?= pg_config
@@ -39,6 +39,13 @@ override with_llvm = no
 
 ifneq ($(PGXS),)
 include $(PGXS)
+# What newer servers offer: soft input errors (16), COPY ON_ERROR and SQL/JSON (17).
+ifeq ($(shell test $(MAJORVERSION) -ge 16 && echo y),y)
+REGRESS += soft_errors
+endif
+ifeq ($(shell test $(MAJORVERSION) -ge 17 && echo y),y)
+REGRESS += on_error sqljson
+endif
 else
 all install installcheck:
 	@echo "pg_config not found: run 'make test' or 'make demo' (they install it), or set PG_CONFIG" >&2

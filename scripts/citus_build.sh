@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-src=${1:?usage: citus_build.sh CITUS_DIR}
+src=$(realpath "${1:?usage: citus_build.sh CITUS_DIR}")
 tarball=$(ls "$src"/citus-*.tar.gz | head -n 1)
 patches=$(ls "$src"/*.patch 2>/dev/null || true)
 [ -f "$tarball" ] || { echo "citus_build.sh: no citus-*.tar.gz in $src" >&2; exit 1; }
@@ -48,6 +48,6 @@ if [ ! -f "$entry/.complete" ]; then
 	touch "$entry/.complete"
 	echo "citus_build.sh: built $name in $((SECONDS - t0)) s" >&2
 fi
-# install: copy the cached files into place (only what differs)
-(cd "$entry" && find . -type f ! -name .complete -print0 | cpio -0 -pdmu --quiet /)
+# install: copy the cached files into place
+tar -C "$entry" --exclude=./.complete -cf - . | tar -C / -xf - --no-overwrite-dir
 echo "citus_build.sh: $name installed from $entry" >&2

@@ -189,6 +189,29 @@ string_error(const unsigned char *s, size_t left, size_t *end)
  * core's message is kept where it says more (strings, escapes) or where the
  * token cannot be printed.
  */
+/*
+ * jsonb's DETAIL for a high surrogate escape at s (six bytes, \uD8xx) that
+ * no low surrogate escape follows: what comes next decides it.
+ */
+static const char *
+high_surrogate_detail(const unsigned char *s, size_t left)
+{
+	size_t		k;
+	unsigned	cp = 0;
+
+	if (left < 8 || s[6] != '\\' || s[7] != 'u')
+		return "Unicode low surrogate must follow a high surrogate.";
+	for (k = 8; k < 12; k++)
+	{
+		if (k >= left || !isxdigit(s[k]))
+			return fj_reason_table[FJ_R_HEX].message;
+		cp = cp * 16 + (unsigned) (isdigit(s[k]) ? s[k] - '0' : (s[k] | 0x20) - 'a' + 10);
+	}
+	if (cp >= 0xd800 && cp <= 0xdbff)
+		return "Unicode high surrogate must not follow a high surrogate.";
+	return "Unicode low surrogate must follow a high surrogate.";
+}
+
 /* What jsonb's lexer says it expected where the core stopped with reason, or NULL. */
 static const char *
 expected_token(fj_reason reason)
@@ -226,6 +249,8 @@ syntax_detail(fj_reason reason, const char *json, size_t len, size_t at)
 		return expected ? psprintf("Expected %s.", expected) : pstrdup(message);
 	s = (const unsigned char *) json + at;
 	left = len - at;
+	if (reason == FJ_R_HIGH_SURROGATE)
+		return pstrdup(high_surrogate_detail(s, left));
 	if (reason == FJ_R_NUMBER || reason == FJ_R_LITERAL)
 	{
 		/*
@@ -391,9 +416,12 @@ fastjson_describe_parse_error(const fj_error *err, const char *json, size_t len,
 	if (err->code == FJ_ERR_UTF8)
 	{
 		char		hex[4 * 5 + 1] = "";
-		size_t		i;
+		unsigned char lead = (unsigned char) json[at];
+		size_t		i,
+					seq = (lead & 0xe0) == 0xc0 ? 2 : (lead & 0xf0) == 0xe0 ? 3 : (lead & 0xf8) == 0xf0 ? 4 : 1;
 
-		for (i = 0; i < 4 && at + i < len; i++)
+		/* the bytes of the sequence its first byte announces, as PostgreSQL shows them */
+		for (i = 0; i < seq && at + i < len; i++)
 			sprintf(hex + strlen(hex), i ? " 0x%02x" : "0x%02x", (unsigned char) json[at + i]);
 		e->sqlerrcode = ERRCODE_CHARACTER_NOT_IN_REPERTOIRE;
 		e->message = psprintf("invalid byte sequence for encoding \"UTF8\": %s", hex);
