@@ -141,6 +141,37 @@ open_container(const char *json, size_t at)
 	return top;
 }
 
+/* Where the string that byte at lies in starts (its opening quote). */
+static size_t
+string_start(const char *json, size_t at)
+{
+	size_t		i,
+				start = 0;
+	bool		in_string = false;
+
+	for (i = 0; i < at; i++)
+	{
+		if (in_string && json[i] == '\\')
+			i++;
+		else if (json[i] == '"')
+		{
+			in_string = !in_string;
+			start = i;
+		}
+	}
+	return start;
+}
+
+#define LOW_SURROGATE_DETAIL "Unicode low surrogate must follow a high surrogate."
+#define HIGH_SURROGATE_DETAIL "Unicode high surrogate must not follow a high surrogate."
+
+/* The value of a hex digit. */
+static inline unsigned
+hex_value(unsigned char c)
+{
+	return isdigit(c) ? (unsigned) (c - '0') : (unsigned) ((c | 0x20) - 'a' + 10);
+}
+
 /*
  * The first error jsonb's lexer finds in the string starting (at its
  * opening quote) at s, of which left bytes are there: its DETAIL, or NULL
@@ -150,22 +181,49 @@ static char *
 string_error(const unsigned char *s, size_t left, size_t *end)
 {
 	size_t		n;
+	bool		high = false;	/* a high surrogate escape waits for its low one */
 
 	for (n = 1; n < left && s[n] != '"'; n++)
 	{
-		if (s[n] < 0x20)
-			return psprintf("Character with value 0x%02x must be escaped.", s[n]);
-		if (s[n] != '\\' || n + 1 >= left)
+		if (s[n] != '\\')
+		{
+			if (high)
+				return pstrdup(LOW_SURROGATE_DETAIL);
+			if (s[n] < 0x20)
+				return psprintf("Character with value 0x%02x must be escaped.", s[n]);
+			continue;
+		}
+		if (n + 1 >= left)
 			continue;
 		if (s[++n] == 'u')
 		{
 			size_t		k;
+			unsigned	cp = 0;
 
 			for (k = 1; k <= 4 && n + k < left; k++)
+			{
 				if (!isxdigit(s[n + k]))
 					return pstrdup(fj_reason_table[FJ_R_HEX].message);
+				cp = cp * 16 + hex_value(s[n + k]);
+			}
 			n += 4;
+			if (cp >= 0xd800 && cp <= 0xdbff)
+			{
+				if (high)
+					return pstrdup(HIGH_SURROGATE_DETAIL);
+				high = true;
+			}
+			else if (cp >= 0xdc00 && cp <= 0xdfff)
+			{
+				if (!high)
+					return pstrdup(LOW_SURROGATE_DETAIL);
+				high = false;
+			}
+			else if (high)
+				return pstrdup(LOW_SURROGATE_DETAIL);
 		}
+		else if (high)
+			return pstrdup(LOW_SURROGATE_DETAIL);
 		else if (s[n] < 0x20 || strchr("\"\\/bfnrt", s[n]) == NULL)
 		{
 			size_t		e = n + 1;
@@ -177,6 +235,8 @@ string_error(const unsigned char *s, size_t left, size_t *end)
 			return psprintf("Escape sequence \"%.*s\" is invalid.", (int) (e - n + 1), (const char *) s + n - 1);
 		}
 	}
+	if (high && n < left)
+		return pstrdup(LOW_SURROGATE_DETAIL);
 	*end = n < left ? n : left;
 	return NULL;
 }
@@ -189,29 +249,6 @@ string_error(const unsigned char *s, size_t left, size_t *end)
  * core's message is kept where it says more (strings, escapes) or where the
  * token cannot be printed.
  */
-/*
- * jsonb's DETAIL for a high surrogate escape at s (six bytes, \uD8xx) that
- * no low surrogate escape follows: what comes next decides it.
- */
-static const char *
-high_surrogate_detail(const unsigned char *s, size_t left)
-{
-	size_t		k;
-	unsigned	cp = 0;
-
-	if (left < 8 || s[6] != '\\' || s[7] != 'u')
-		return "Unicode low surrogate must follow a high surrogate.";
-	for (k = 8; k < 12; k++)
-	{
-		if (k >= left || !isxdigit(s[k]))
-			return fj_reason_table[FJ_R_HEX].message;
-		cp = cp * 16 + (unsigned) (isdigit(s[k]) ? s[k] - '0' : (s[k] | 0x20) - 'a' + 10);
-	}
-	if (cp >= 0xd800 && cp <= 0xdbff)
-		return "Unicode high surrogate must not follow a high surrogate.";
-	return "Unicode low surrogate must follow a high surrogate.";
-}
-
 /* What jsonb's lexer says it expected where the core stopped with reason, or NULL. */
 static const char *
 expected_token(fj_reason reason)
@@ -249,8 +286,22 @@ syntax_detail(fj_reason reason, const char *json, size_t len, size_t at)
 		return expected ? psprintf("Expected %s.", expected) : pstrdup(message);
 	s = (const unsigned char *) json + at;
 	left = len - at;
-	if (reason == FJ_R_HIGH_SURROGATE)
-		return pstrdup(high_surrogate_detail(s, left));
+	if (reason == FJ_R_HIGH_SURROGATE || reason == FJ_R_LOW_SURROGATE || reason == FJ_R_UNTERMINATED)
+	{
+		/* jsonb's lexer reads the whole string from its opening quote */
+		size_t		start = string_start(json, at + 1),
+					end;
+		const unsigned char *q = (const unsigned char *) json + start;
+		char	   *e = string_error(q, len - start, &end);
+
+		if (e)
+			return e;
+		/* no closing quote: jsonb quotes the rest of the input as an invalid token */
+		if (end >= len - start && len - start <= DETAIL_TOKEN_MAX &&
+			printable_prefix((const char *) q, len - start) == len - start)
+			return psprintf("Token \"%.*s\" is invalid.", (int) (len - start), (const char *) q);
+		return pstrdup(message);
+	}
 	if (reason == FJ_R_NUMBER || reason == FJ_R_LITERAL)
 	{
 		/*
@@ -319,27 +370,6 @@ syntax_detail(fj_reason reason, const char *json, size_t len, size_t at)
 	if (invalid)
 		return psprintf("Token \"%.*s\" is invalid.", (int) n, (const char *) s);
 	return psprintf("Expected %s, but found \"%.*s\".", expected, (int) n, (const char *) s);
-}
-
-/* Where the string that byte at lies in starts (its opening quote). */
-static size_t
-string_start(const char *json, size_t at)
-{
-	size_t		i,
-				start = 0;
-	bool		in_string = false;
-
-	for (i = 0; i < at; i++)
-	{
-		if (in_string && json[i] == '\\')
-			i++;
-		else if (json[i] == '"')
-		{
-			in_string = !in_string;
-			start = i;
-		}
-	}
-	return start;
 }
 
 /*

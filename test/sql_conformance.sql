@@ -221,3 +221,57 @@ BEGIN
 END
 $$;
 \echo corpus paths against jsonb: all agree
+
+-- ---------------------------------------------- soft input errors (16+)
+-- 4. pg_input_is_valid(doc, 'fastjson') is false, not an error, for every
+--    n_ file that can be a text value (valid UTF-8, no NUL byte), and
+--    pg_input_error_info gives jsonb's SQLSTATE and DETAIL for it (where
+--    jsonb answers: it raises "stack depth limit exceeded" on two files).
+SELECT current_setting('server_version_num')::int >= 160000 AS soft_errors \gset
+\if :soft_errors
+CREATE FUNCTION pg_temp.as_text(b bytea) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN convert_from(b, 'UTF8');
+EXCEPTION WHEN OTHERS THEN
+	RETURN NULL;
+END $$;
+-- jsonb's answer, or NULL where jsonb raises a hard error (its stack depth limit)
+CREATE FUNCTION pg_temp.jsonb_info(t text, OUT valid boolean, OUT code text, OUT detail text)
+LANGUAGE plpgsql AS $$
+BEGIN
+	SELECT pg_input_is_valid(t, 'jsonb'), e.sql_error_code, e.detail INTO valid, code, detail
+	FROM pg_input_error_info(t, 'jsonb') e;
+EXCEPTION WHEN OTHERS THEN
+	valid := NULL;
+END $$;
+CREATE TEMP TABLE soft AS
+SELECT name, pg_temp.as_text(bytes) AS doc FROM suite WHERE left(name, 2) = 'n_';
+CREATE TEMP TABLE soft_result AS
+SELECT name, pg_input_is_valid(doc, 'fastjson') AS valid, fj.sql_error_code AS code, fj.detail,
+	jb.valid AS jsonb_valid, jb.code AS jsonb_code, jb.detail AS jsonb_detail
+FROM soft, LATERAL pg_input_error_info(doc, 'fastjson') fj, LATERAL pg_temp.jsonb_info(doc) jb
+WHERE doc IS NOT NULL;
+SELECT (SELECT count(*) FROM soft) AS n_files,
+	(SELECT count(*) FROM soft WHERE doc IS NULL) AS not_text,
+	count(*) AS as_text,
+	count(*) FILTER (WHERE NOT valid) AS rejected_softly,
+	count(*) FILTER (WHERE jsonb_valid IS NULL) AS jsonb_hard_errors,
+	count(*) FILTER (WHERE code = jsonb_code AND detail IS NOT DISTINCT FROM jsonb_detail) AS same_as_jsonb
+FROM soft_result;
+SELECT name, code, detail, jsonb_code, jsonb_detail FROM soft_result
+WHERE jsonb_valid IS NOT NULL AND (code IS DISTINCT FROM jsonb_code OR detail IS DISTINCT FROM jsonb_detail);
+DO $$
+BEGIN
+	IF EXISTS (SELECT 1 FROM soft_result WHERE valid) THEN
+		RAISE EXCEPTION 'pg_input_is_valid accepts an n_ file';
+	END IF;
+	IF EXISTS (SELECT 1 FROM soft_result WHERE jsonb_valid IS NOT NULL
+			   AND (code IS DISTINCT FROM jsonb_code OR detail IS DISTINCT FROM jsonb_detail)) THEN
+		RAISE EXCEPTION 'pg_input_error_info differs from jsonb for an n_ file';
+	END IF;
+END
+$$;
+\echo soft input errors: every n_ file rejected softly, with the SQLSTATE and DETAIL of jsonb
+\else
+\echo soft input errors: skipped (PostgreSQL 15 has no pg_input_is_valid)
+\endif
