@@ -19,7 +19,7 @@ OBJS = $(patsubst %.c,%.o,$(CORE_SRC) $(CBOR_SRC) $(SQL_SRC))
 SHLIB_LINK += -lcbor
 
 REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts casts_null edit compare contain gin differential
-REGRESS += cbor stored refs ndjson_lines
+REGRESS += cbor stored refs ndjson_lines hashes upgrade
 REGRESS_OPTS = --load-extension=fastjson
 
 PG_CONFIG ?= pg_config
@@ -59,8 +59,9 @@ $(OBJS): $(wildcard src/*.h src/simd/*.h)
 demo:
 	bash scripts/demo.sh
 
+# make test PG=17: only that version of the matrix (PG=15: only the suite on Debian's 15)
 test:
-	bash scripts/test.sh
+	bash scripts/test.sh $(PG)
 
 bench:
 	bash scripts/bench.sh

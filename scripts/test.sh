@@ -12,8 +12,16 @@
 #      conformance and round trips through SQL over ../shared/data, then the
 #      hardening checks (test/hostile.py, test/durability.sh, test/memory.py,
 #      test/parallel.py, and a pgbench stress run of STRESS_SECONDS, default 120).
+#   5. the version matrix (scripts/test_matrix.sh): each PostgreSQL source tree
+#      in ../shared/postgres (16 to 19) built once into a cache, fastjson built
+#      and installed against it, pg_regress and the SQL conformance checks on
+#      a throwaway cluster; then pg_upgrade to the newest with fastjson data.
 # Every step runs even if an earlier one fails; the last line is
 # "N passed, N failed" over the steps, and the exit status is nonzero on any failure.
+#
+# usage: scripts/test.sh [MAJOR]
+#   MAJOR 15: only steps 1-4 (Debian's PostgreSQL 15); another MAJOR (16-19):
+#   only that version of the matrix.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -57,7 +65,16 @@ sql_suite() {
 	bash scripts/test_sql.sh "$DATA"
 }
 
+ONLY=${1:-}
 bash scripts/deps.sh test || { echo "could not install the test dependencies"; exit 1; }
+
+if [ -n "$ONLY" ] && [ "$ONLY" != 15 ]; then
+	step "version matrix: PostgreSQL $ONLY" bash scripts/test_matrix.sh "$ONLY"
+	echo
+	echo "fastjson test suite: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+fi
 
 step "core build (release)" make -s -f core.mk -j"$JOBS"
 step "core tests (release)" core_tests build/release
@@ -70,6 +87,9 @@ step "fuzz targets: build and regression inputs" bash -c "make -s -f fuzz.mk -j$
 step "fuzz smoke (${FUZZ_SECONDS:-60} s per target)" make -s -f fuzz.mk smoke FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 step "extension build and install (-Wall -Wextra -Werror)" bash -c "make -s -j$JOBS && make -s install"
 step "extension tests (pg_regress and SQL conformance)" sql_suite
+if [ -z "$ONLY" ]; then
+	step "version matrix (PostgreSQL 16 and later) and pg_upgrade" bash scripts/test_matrix.sh
+fi
 
 echo
 if [ "$failed" -gt 0 ]; then

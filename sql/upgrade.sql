@@ -1,0 +1,51 @@
+-- ALTER EXTENSION fastjson UPDATE from 0.1: a database that stored documents
+-- and built indexes with 0.1 gives every value, index and query answer back
+-- as before, and has 0.2's objects afterwards.
+SELECT current_database() AS regress_db \gset
+CREATE DATABASE fastjson_upgrade;
+\c fastjson_upgrade
+SET client_min_messages = warning;
+CREATE EXTENSION fastjson VERSION '0.1';
+SELECT extversion FROM pg_extension WHERE extname = 'fastjson';
+CREATE TABLE docs (id int PRIMARY KEY, doc fastjson);
+INSERT INTO docs
+SELECT g, format('{"id":%s,"k":"%s","n":%s,"tags":[%s],"nested":{"x":%s,"s":"%s"},"big":"%s"}',
+	g, chr(97 + g % 5), CASE WHEN g % 3 = 0 THEN g || '.50' ELSE g::text END,
+	(SELECT string_agg(format('"t%s"', t), ',') FROM generate_series(1, g % 4) t),
+	g % 7, repeat('é', g % 9), CASE WHEN g % 10 = 0 THEN repeat(md5(g::text), 200) ELSE '' END)::fastjson
+FROM generate_series(1, 500) g;
+INSERT INTO docs VALUES (501, '{"a":1,"a":2}'), (502, '[1.0,1e2,-0.0]'), (503, '"\u0000"'), (504, 'null');
+CREATE INDEX docs_gin ON docs USING gin (doc);
+CREATE INDEX docs_gin_path ON docs USING gin (doc fastjson_path_ops);
+CREATE INDEX docs_hash ON docs USING hash (doc);
+CREATE INDEX docs_btree ON docs (doc);
+CREATE FUNCTION answers() RETURNS TABLE (q text, ids int[]) LANGUAGE sql AS $$
+	SELECT 'gin @>', array_agg(id ORDER BY id) FROM docs WHERE doc @> '{"k":"c","nested":{"x":2}}'
+	UNION ALL SELECT 'gin ?', array_agg(id ORDER BY id) FROM docs WHERE doc ? 'a'
+	UNION ALL SELECT 'hash =', array_agg(id ORDER BY id) FROM docs WHERE doc = (SELECT doc FROM docs WHERE id = 42)
+	UNION ALL SELECT 'btree <', array_agg(id ORDER BY id) FROM docs WHERE doc < '{"id":3}'
+	UNION ALL SELECT '->>', array_agg(id ORDER BY id) FROM docs WHERE doc ->> 'n' = '300.50'
+	UNION ALL SELECT '#>>', array_agg(id ORDER BY id) FROM docs WHERE (doc #>> '{nested,x}')::int = 6 AND id < 50
+$$;
+SET enable_seqscan = off;
+CREATE TABLE before AS SELECT id, fastjson_send(doc) AS bytes, doc::text AS text, fastjson_hash(doc) AS hash FROM docs;
+CREATE TABLE answers_before AS SELECT * FROM answers();
+ALTER EXTENSION fastjson UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'fastjson';
+-- every value byte for byte, its text and its hash
+SELECT count(*) AS rows,
+	count(*) FILTER (WHERE fastjson_send(d.doc) = b.bytes AND d.doc::text = b.text AND fastjson_hash(d.doc) = b.hash) AS same
+FROM docs d JOIN before b USING (id);
+-- every query answers as before, through its index
+SELECT q, a.ids = b.ids AS same_answer, cardinality(a.ids) AS n FROM answers() a JOIN answers_before b USING (q) ORDER BY q;
+EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE doc @> '{"k":"c"}';
+EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE doc = '{"a":2}';
+-- the indexes still work for new rows
+INSERT INTO docs VALUES (600, '{"k":"c","nested":{"x":2,"s":"new"}}');
+SELECT id FROM docs WHERE doc @> '{"k":"c","nested":{"x":2}}' AND id > 499 ORDER BY id;
+SELECT id FROM docs WHERE doc = '{"nested":{"s":"new","x":2.0},"k":"c"}';
+-- 0.2's objects are there
+SELECT count(*) FROM fastjson_ndjson_lines(e'{"a":1}\n{"a":');
+RESET enable_seqscan;
+\c :regress_db
+DROP DATABASE fastjson_upgrade;
