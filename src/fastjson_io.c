@@ -497,15 +497,63 @@ fastjson_check_encoding(void)
 				 errdetail("The database encoding is %s.", GetDatabaseEncodingName())));
 }
 
+/* How far a parse of more than one window has got, for its error context. */
+typedef struct parse_progress
+{
+	size_t		len;
+	size_t		polls;			/* interrupt polls so far: one before each window */
+} parse_progress;
+
+/* Polled before each window: counts the window, honours cancel and statement_timeout. */
+static int
+progress_interrupted(void *ctx)
+{
+	((parse_progress *) ctx)->polls++;
+	CHECK_FOR_INTERRUPTS();
+	return 0;
+}
+
+/*
+ * The CONTEXT of an error raised inside a long parse (a cancel, a timeout):
+ * where the parse was. Windows are FJ_WINDOW bytes or shorter, so the bytes
+ * before the current window are at most (polls - 1) windows.
+ */
+static void
+progress_context(void *arg)
+{
+	parse_progress *p = arg;
+	size_t		read = p->polls ? (p->polls - 1) * (size_t) FJ_WINDOW : 0;
+
+	errcontext("parsing fastjson input of %zu bytes, stopped within its first %zu bytes",
+			   p->len, Min(read, p->len));
+}
+
 Fastjson *
 fastjson_parse_text_safe(const char *json, size_t len, Node *escontext)
 {
 	fj_parse_options opt;
 	fj_buf		tape;
 	fj_error	err;
+	fj_code		rc;
 
 	fastjson_parse_options(&opt);
-	if (fj_parse(json, len, &opt, &tape, &err) != FJ_OK)
+	if (len <= FJ_WINDOW)
+		rc = fj_parse(json, len, &opt, &tape, &err);
+	else
+	{
+		parse_progress progress = {len, 0};
+		ErrorContextCallback cb;
+
+		opt.interrupted = progress_interrupted;
+		opt.interrupt_ctx = &progress;
+		cb.callback = progress_context;
+		cb.arg = &progress;
+		cb.previous = error_context_stack;
+		error_context_stack = &cb;
+		rc = fj_parse(json, len, &opt, &tape, &err);
+		error_context_stack = cb.previous;
+	}
+	if (rc != FJ_OK)
 	{
 		fastjson_report_parse_error(&err, json, len, escontext);
 		return NULL;

@@ -667,6 +667,15 @@ test_prefix_lookup(void)
 }
 
 static int	interrupt_calls;
+static int	interrupt_at;			/* the call that asks to stop; 0: none */
+
+/* Counts its calls; asks to stop at call interrupt_at. */
+static int
+interrupt_counting(void *ctx)
+{
+	(void) ctx;
+	return ++interrupt_calls == interrupt_at;
+}
 
 static int
 interrupt_after_two(void *ctx)
@@ -791,6 +800,61 @@ test_limits(void)
 		interrupt_calls = 0;
 		CHECK(fj_parse(arr, n, &opt, &b, &err) == FJ_ERR_INTERRUPTED);
 		free(arr);
+	}
+	/*
+	 * The bound a cancel relies on, for every kernel and kinds of input: the
+	 * callback is polled before every window of at most FJ_WINDOW bytes, and
+	 * a parse asked to stop at poll k has read at most k - 1 windows.
+	 */
+	{
+		static const char *const units[] = {" ", "[1,2.5,true,null,\"x\"],", "\"0123456789abcdef\",", "{\"k\":[{}]},"};
+		const fj_kernel *kernels[8];
+		size_t		nk = fj_kernel_list(kernels, 8);
+		size_t		u,
+					k,
+					n = 1 << 20;
+		char	   *doc = malloc(n + 8);
+
+		for (u = 0; u < sizeof(units) / sizeof(units[0]); u++)
+		{
+			size_t		ul = strlen(units[u]),
+						i;
+
+			doc[0] = '[';
+			for (i = 1; i + ul < n; i += ul)
+				memcpy(doc + i, units[u], ul);
+			memcpy(doc + i, "0]", 2);
+			for (k = 0; k < nk; k++)
+			{
+				size_t		len = i + 2,
+							full,
+							stops[] = {1, 2, 7, 0};
+				int			s;
+
+				if (!fj_kernel_supported(kernels[k]))
+					continue;
+				memset(&opt, 0, sizeof(opt));
+				opt.kernel = kernels[k];
+				opt.interrupted = interrupt_counting;
+				interrupt_calls = interrupt_at = 0;
+				CHECKF(fj_parse(doc, len, &opt, &b, &err) == FJ_OK, "%s: unit %zu does not parse", fj_kernel_name(kernels[k]), u);
+				fj_buf_release(&fj_malloc_allocator, &b);
+				full = (size_t) interrupt_calls;
+				CHECKF(full >= (len + FJ_WINDOW - 1) / FJ_WINDOW, "%s, unit %zu: %zu polls for %zu bytes",
+					   fj_kernel_name(kernels[k]), u, full, len);
+				stops[3] = full / 2;
+				for (s = 0; s < 4; s++)
+				{
+					interrupt_calls = 0;
+					interrupt_at = (int) stops[s];
+					CHECKF(fj_parse(doc, len, &opt, &b, &err) == FJ_ERR_INTERRUPTED &&
+						   err.offset <= (stops[s] - 1) * FJ_WINDOW && interrupt_calls == interrupt_at,
+						   "%s, unit %zu: stop at poll %zu: code %d at byte %zu", fj_kernel_name(kernels[k]), u,
+						   stops[s], (int) err.code, err.offset);
+				}
+			}
+		}
+		free(doc);
 	}
 	/* the prefix is reserved before the tape */
 	memset(&opt, 0, sizeof(opt));
