@@ -19,7 +19,7 @@ OBJS = $(patsubst %.c,%.o,$(CORE_SRC) $(CBOR_SRC) $(SQL_SRC))
 SHLIB_LINK += -lcbor
 
 REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts casts_null edit compare contain gin differential
-REGRESS += cbor stored refs ndjson_lines hashes upgrade
+REGRESS += cbor stored refs ndjson_lines hashes upgrade parallel_agg
 REGRESS_OPTS = --load-extension=fastjson
 
 PG_CONFIG ?= pg_config
@@ -39,9 +39,10 @@ override with_llvm = no
 
 ifneq ($(PGXS),)
 include $(PGXS)
-# What newer servers offer: soft input errors (16), COPY ON_ERROR and SQL/JSON (17).
+# What newer servers offer: soft input errors and jsonb's strict/unique
+# aggregates to compare with (16), COPY ON_ERROR and SQL/JSON (17).
 ifeq ($(shell test $(MAJORVERSION) -ge 16 && echo y),y)
-REGRESS += soft_errors
+REGRESS += soft_errors jsonb16
 endif
 ifeq ($(shell test $(MAJORVERSION) -ge 17 && echo y),y)
 REGRESS += on_error sqljson
