@@ -23,88 +23,155 @@ COMMENT ON FUNCTION fastjson_ndjson_lines(bytea) IS 'each line of newline-delimi
 
 -- -------------------------------------------------------- aggregates
 
--- The states of fastjson_agg and fastjson_object_agg combine, so parallel
--- query runs them as Partial and Finalize Aggregate and Citus runs them on
--- its workers. A state is serialized as a fastjson tape (the array or object
--- of its members so far) and validated when it is read back.
-CREATE FUNCTION fastjson_agg_combinefn(internal, internal) RETURNS internal
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION fastjson_agg_serializefn(internal) RETURNS bytea
+-- The aggregates' state is now a fastjson value, the array (or object) of the
+-- members so far, held expanded while the aggregate runs: states combine, so
+-- parallel query runs the aggregates as Partial and Finalize Aggregate, and
+-- Citus, which needs a state of a real type, runs them on its workers.
+CREATE FUNCTION fastjson_agg_accum(fastjson, anyelement) RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE FUNCTION fastjson_agg_strict_accum(fastjson, anyelement) RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE FUNCTION fastjson_agg_combine(fastjson, fastjson) RETURNS fastjson
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION fastjson_agg_deserializefn(bytea, internal) RETURNS internal
+CREATE FUNCTION fastjson_agg_result(fastjson) RETURNS fastjson
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION fastjson_object_agg_serializefn(internal) RETURNS bytea
+CREATE FUNCTION fastjson_object_agg_accum(fastjson, "any", "any") RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE FUNCTION fastjson_object_agg_strict_accum(fastjson, "any", "any") RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE FUNCTION fastjson_object_agg_combine(fastjson, fastjson) RETURNS fastjson
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION fastjson_object_agg_deserializefn(bytea, internal) RETURNS internal
+CREATE FUNCTION fastjson_object_agg_result(fastjson) RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson_object_agg_strict_result(fastjson) RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson_object_agg_unique_result(fastjson) RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson_object_agg_unique_strict_result(fastjson) RETURNS fastjson
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
--- 0.1's two aggregates get these support functions in place: ALTER AGGREGATE
--- cannot set them, and dropping the aggregates would drop (or refuse to drop)
--- the views and functions that use them. This is what CREATE AGGREGATE would
--- have written, dependencies included.
+-- 0.1's two aggregates move to these functions in place: ALTER AGGREGATE
+-- cannot change an aggregate's support functions or state type, and dropping
+-- the aggregates would drop (or refuse to drop) the views and functions that
+-- use them. This writes what CREATE AGGREGATE would have, dependencies
+-- included; 0.1's internal-state functions are then dropped.
 UPDATE pg_catalog.pg_aggregate SET
-	aggcombinefn = 'fastjson_agg_combinefn(internal, internal)'::regprocedure,
-	aggserialfn = 'fastjson_agg_serializefn(internal)'::regprocedure,
-	aggdeserialfn = 'fastjson_agg_deserializefn(bytea, internal)'::regprocedure
+	aggtransfn = 'fastjson_agg_accum(fastjson, anyelement)'::regprocedure,
+	aggfinalfn = 'fastjson_agg_result(fastjson)'::regprocedure,
+	aggcombinefn = 'fastjson_agg_combine(fastjson, fastjson)'::regprocedure,
+	aggtranstype = 'fastjson'::regtype
 WHERE aggfnoid = 'fastjson_agg(anyelement)'::regprocedure;
 UPDATE pg_catalog.pg_aggregate SET
-	aggcombinefn = 'fastjson_agg_combinefn(internal, internal)'::regprocedure,
-	aggserialfn = 'fastjson_object_agg_serializefn(internal)'::regprocedure,
-	aggdeserialfn = 'fastjson_object_agg_deserializefn(bytea, internal)'::regprocedure
+	aggtransfn = 'fastjson_object_agg_accum(fastjson, "any", "any")'::regprocedure,
+	aggfinalfn = 'fastjson_object_agg_result(fastjson)'::regprocedure,
+	aggcombinefn = 'fastjson_object_agg_combine(fastjson, fastjson)'::regprocedure,
+	aggtranstype = 'fastjson'::regtype
 WHERE aggfnoid = 'fastjson_object_agg("any", "any")'::regprocedure;
+DELETE FROM pg_catalog.pg_depend
+WHERE classid = 'pg_catalog.pg_proc'::regclass AND refclassid = 'pg_catalog.pg_proc'::regclass
+	AND objid IN ('fastjson_agg(anyelement)'::regprocedure, 'fastjson_object_agg("any", "any")'::regprocedure)
+	AND refobjid IN ('fastjson_agg_transfn(internal, anyelement)'::regprocedure,
+		'fastjson_agg_finalfn(internal)'::regprocedure,
+		'fastjson_object_agg_transfn(internal, "any", "any")'::regprocedure,
+		'fastjson_object_agg_finalfn(internal)'::regprocedure);
 INSERT INTO pg_catalog.pg_depend (classid, objid, objsubid, refclassid, refobjid, refobjsubid, deptype)
-SELECT 'pg_catalog.pg_proc'::regclass, a.aggfnoid, 0, 'pg_catalog.pg_proc'::regclass, f.oid, 0, 'n'
-FROM pg_catalog.pg_aggregate a, LATERAL (VALUES (a.aggcombinefn), (a.aggserialfn), (a.aggdeserialfn)) f(oid)
+SELECT 'pg_catalog.pg_proc'::regclass, a.aggfnoid, 0, c.refclassid, c.refobjid, 0, 'n'
+FROM pg_catalog.pg_aggregate a,
+	LATERAL (VALUES ('pg_catalog.pg_proc'::regclass, a.aggtransfn::oid), ('pg_catalog.pg_proc'::regclass, a.aggfinalfn::oid),
+		('pg_catalog.pg_proc'::regclass, a.aggcombinefn::oid), ('pg_catalog.pg_type'::regclass, a.aggtranstype::oid)) c(refclassid, refobjid)
 WHERE a.aggfnoid IN ('fastjson_agg(anyelement)'::regprocedure, 'fastjson_object_agg("any", "any")'::regprocedure);
+DROP FUNCTION fastjson_agg_transfn(internal, anyelement);
+DROP FUNCTION fastjson_agg_finalfn(internal);
+DROP FUNCTION fastjson_object_agg_transfn(internal, "any", "any");
+DROP FUNCTION fastjson_object_agg_finalfn(internal);
+
+-- Overloads for fastjson arguments (and text keys), which PostgreSQL picks for
+-- them over the polymorphic ones. They behave the same; they exist because
+-- Citus runs a custom aggregate on its workers only when its declared argument
+-- types are the actual ones (its worker_partial_agg refuses anyelement and
+-- "any"): with these, fastjson_agg(doc) and fastjson_object_agg(doc ->> 'k',
+-- doc) run on the workers.
+CREATE FUNCTION fastjson_agg_accum(fastjson, fastjson) RETURNS fastjson
+	AS 'MODULE_PATHNAME', 'fastjson_agg_accum' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE FUNCTION fastjson_agg_strict_accum(fastjson, fastjson) RETURNS fastjson
+	AS 'MODULE_PATHNAME', 'fastjson_agg_strict_accum' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE FUNCTION fastjson_object_agg_accum(fastjson, text, fastjson) RETURNS fastjson
+	AS 'MODULE_PATHNAME', 'fastjson_object_agg_accum' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE FUNCTION fastjson_object_agg_strict_accum(fastjson, text, fastjson) RETURNS fastjson
+	AS 'MODULE_PATHNAME', 'fastjson_object_agg_strict_accum' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE AGGREGATE fastjson_agg(fastjson) (
+	SFUNC = fastjson_agg_accum,
+	STYPE = fastjson,
+	FINALFUNC = fastjson_agg_result,
+	COMBINEFUNC = fastjson_agg_combine,
+	PARALLEL = SAFE
+);
+CREATE AGGREGATE fastjson_object_agg(key text, value fastjson) (
+	SFUNC = fastjson_object_agg_accum,
+	STYPE = fastjson,
+	FINALFUNC = fastjson_object_agg_result,
+	COMBINEFUNC = fastjson_object_agg_combine,
+	PARALLEL = SAFE
+);
 
 -- jsonb's strict and unique variants: fastjson_agg_strict skips SQL NULLs;
 -- fastjson_object_agg_strict leaves out the pairs whose value is null (SQL
 -- NULL or JSON null, as jsonb_object_agg_strict does); _unique makes a
 -- repeated key an error (22030); _unique_strict both (every key counts,
 -- including those of the pairs it leaves out).
-CREATE FUNCTION fastjson_agg_strict_transfn(internal, anyelement) RETURNS internal
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
 CREATE AGGREGATE fastjson_agg_strict(anyelement) (
-	SFUNC = fastjson_agg_strict_transfn,
-	STYPE = internal,
-	FINALFUNC = fastjson_agg_finalfn,
-	COMBINEFUNC = fastjson_agg_combinefn,
-	SERIALFUNC = fastjson_agg_serializefn,
-	DESERIALFUNC = fastjson_agg_deserializefn,
+	SFUNC = fastjson_agg_strict_accum,
+	STYPE = fastjson,
+	FINALFUNC = fastjson_agg_result,
+	COMBINEFUNC = fastjson_agg_combine,
 	PARALLEL = SAFE
 );
-CREATE FUNCTION fastjson_object_agg_strict_transfn(internal, "any", "any") RETURNS internal
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
-CREATE FUNCTION fastjson_object_agg_strict_finalfn(internal) RETURNS fastjson
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
-CREATE FUNCTION fastjson_object_agg_unique_finalfn(internal) RETURNS fastjson
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
-CREATE FUNCTION fastjson_object_agg_unique_strict_finalfn(internal) RETURNS fastjson
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
 CREATE AGGREGATE fastjson_object_agg_strict(key "any", value "any") (
-	SFUNC = fastjson_object_agg_strict_transfn,
-	STYPE = internal,
-	FINALFUNC = fastjson_object_agg_strict_finalfn,
-	COMBINEFUNC = fastjson_agg_combinefn,
-	SERIALFUNC = fastjson_object_agg_serializefn,
-	DESERIALFUNC = fastjson_object_agg_deserializefn,
+	SFUNC = fastjson_object_agg_strict_accum,
+	STYPE = fastjson,
+	FINALFUNC = fastjson_object_agg_strict_result,
+	COMBINEFUNC = fastjson_object_agg_combine,
 	PARALLEL = SAFE
 );
 CREATE AGGREGATE fastjson_object_agg_unique(key "any", value "any") (
-	SFUNC = fastjson_object_agg_transfn,
-	STYPE = internal,
-	FINALFUNC = fastjson_object_agg_unique_finalfn,
-	COMBINEFUNC = fastjson_agg_combinefn,
-	SERIALFUNC = fastjson_object_agg_serializefn,
-	DESERIALFUNC = fastjson_object_agg_deserializefn,
+	SFUNC = fastjson_object_agg_accum,
+	STYPE = fastjson,
+	FINALFUNC = fastjson_object_agg_unique_result,
+	COMBINEFUNC = fastjson_object_agg_combine,
 	PARALLEL = SAFE
 );
 CREATE AGGREGATE fastjson_object_agg_unique_strict(key "any", value "any") (
-	SFUNC = fastjson_object_agg_transfn,
-	STYPE = internal,
-	FINALFUNC = fastjson_object_agg_unique_strict_finalfn,
-	COMBINEFUNC = fastjson_agg_combinefn,
-	SERIALFUNC = fastjson_object_agg_serializefn,
-	DESERIALFUNC = fastjson_object_agg_deserializefn,
+	SFUNC = fastjson_object_agg_accum,
+	STYPE = fastjson,
+	FINALFUNC = fastjson_object_agg_unique_strict_result,
+	COMBINEFUNC = fastjson_object_agg_combine,
+	PARALLEL = SAFE
+);
+CREATE AGGREGATE fastjson_agg_strict(fastjson) (
+	SFUNC = fastjson_agg_strict_accum,
+	STYPE = fastjson,
+	FINALFUNC = fastjson_agg_result,
+	COMBINEFUNC = fastjson_agg_combine,
+	PARALLEL = SAFE
+);
+CREATE AGGREGATE fastjson_object_agg_strict(key text, value fastjson) (
+	SFUNC = fastjson_object_agg_strict_accum,
+	STYPE = fastjson,
+	FINALFUNC = fastjson_object_agg_strict_result,
+	COMBINEFUNC = fastjson_object_agg_combine,
+	PARALLEL = SAFE
+);
+CREATE AGGREGATE fastjson_object_agg_unique(key text, value fastjson) (
+	SFUNC = fastjson_object_agg_accum,
+	STYPE = fastjson,
+	FINALFUNC = fastjson_object_agg_unique_result,
+	COMBINEFUNC = fastjson_object_agg_combine,
+	PARALLEL = SAFE
+);
+CREATE AGGREGATE fastjson_object_agg_unique_strict(key text, value fastjson) (
+	SFUNC = fastjson_object_agg_accum,
+	STYPE = fastjson,
+	FINALFUNC = fastjson_object_agg_unique_strict_result,
+	COMBINEFUNC = fastjson_object_agg_combine,
 	PARALLEL = SAFE
 );

@@ -27,6 +27,9 @@ CREATE FUNCTION answers() RETURNS TABLE (q text, ids int[]) LANGUAGE sql AS $$
 	UNION ALL SELECT '->>', array_agg(id ORDER BY id) FROM docs WHERE doc ->> 'n' = '300.50'
 	UNION ALL SELECT '#>>', array_agg(id ORDER BY id) FROM docs WHERE (doc #>> '{nested,x}')::int = 6 AND id < 50
 $$;
+CREATE VIEW agg_view AS
+SELECT fastjson_agg(doc -> 'id' ORDER BY id) AS a, fastjson_object_agg(id, doc -> 'k' ORDER BY id) AS o FROM docs WHERE id <= 5;
+CREATE TABLE agg_before AS SELECT a::text, o::text FROM agg_view;
 SET enable_seqscan = off;
 CREATE TABLE before AS SELECT id, fastjson_send(doc) AS bytes, doc::text AS text, fastjson_hash(doc) AS hash FROM docs;
 CREATE TABLE answers_before AS SELECT * FROM answers();
@@ -44,8 +47,15 @@ EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE doc = '{"a":2}';
 INSERT INTO docs VALUES (600, '{"k":"c","nested":{"x":2,"s":"new"}}');
 SELECT id FROM docs WHERE doc @> '{"k":"c","nested":{"x":2}}' AND id > 499 ORDER BY id;
 SELECT id FROM docs WHERE doc = '{"nested":{"s":"new","x":2.0},"k":"c"}';
+-- a view made with 0.1's aggregates answers as before; they now combine
+SELECT v.a::text = b.a AND v.o::text = b.o AS view_same FROM agg_view v, agg_before b;
+SELECT aggfnoid::regprocedure, aggtransfn::regprocedure, aggcombinefn, aggfinalfn, aggtranstype::regtype
+FROM pg_aggregate WHERE aggfnoid::regprocedure::text LIKE 'fastjson%' ORDER BY aggfnoid::regprocedure::text COLLATE "C";
 -- 0.2's objects are there
 SELECT count(*) FROM fastjson_ndjson_lines(e'{"a":1}\n{"a":');
 RESET enable_seqscan;
+-- and the extension drops cleanly, with every object the update made
+DROP EXTENSION fastjson CASCADE;
+SELECT count(*) AS left_behind FROM pg_proc WHERE proname LIKE 'fastjson%';
 \c :regress_db
 DROP DATABASE fastjson_upgrade;

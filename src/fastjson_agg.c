@@ -5,49 +5,52 @@
  *   (pairs whose value is null left out), _unique (a repeated key is an
  *   error, 22030) and _unique_strict variants.
  *
- * The transition state collects the members' tape bytes, one after another,
- * in the aggregate's memory context: each input is converted on its own (in
- * the per-row context, so conversion garbage does not pile up) and its root
- * value appended. The final function wraps a copy of the members in a
- * container header (fj_close_container), so it can run more than once, as
- * window aggregation needs. fastjson_object_agg keeps every pair in input
- * order, duplicates included (json_object_agg does; jsonb_object_agg keeps the
- * last, which is the operative one here too).
+ * The transition state is a fastjson value: the array (or object) of the
+ * members so far. While an aggregate runs, it is held as an expanded object
+ * (utils/expandeddatum.h) in the aggregate's memory context: the members'
+ * tape bytes one after another, to which each input is appended after being
+ * converted on its own (in the per-row context, so conversion garbage does
+ * not pile up). Flattened, it is an ordinary fastjson tape, with its key
+ * index: that is how a state crosses from a parallel worker to the leader,
+ * or from a Citus worker to the coordinator, and why Citus can run these
+ * aggregates on its workers (it needs a state of a real type). The combine
+ * function appends one state's members to another's. The final functions
+ * leave the state as it is, so they can run more than once, as window
+ * aggregation needs.
  *
- * The states combine, so parallel query and Citus run these aggregates in
- * parts (Partial and Finalize Aggregate): the combine function appends one
- * state's members to another's. A state is serialized as a fastjson tape, the
- * array or object of its members so far, and a serialized state is validated
- * byte by byte before it is used (it may come from another node). Without
- * ORDER BY the order of the members is the order the rows arrive in, which
- * in a parallel or distributed plan is the order the parts arrive in: use
- * ORDER BY inside the aggregate for a defined order.
+ * fastjson_object_agg keeps every pair in input order, duplicates included
+ * (json_object_agg does; jsonb_object_agg keeps the last, which is the
+ * operative one here too). Without ORDER BY the order of the members is the
+ * order the rows arrive in, which in a parallel or distributed plan is the
+ * order the parts arrive in: use ORDER BY inside the aggregate for a defined
+ * order (the plan then runs it in one piece).
+ *
+ * Version 0.1 declared the state as internal; its SQL objects call the
+ * functions under "0.1's interface" at the end, kept for databases that have
+ * not run ALTER EXTENSION fastjson UPDATE.
  */
 #include "fastjson.h"
 #include "fastjson_funcs.h"
 #include "tape_writer.h"
 
+#include "access/htup_details.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "utils/expandeddatum.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
 
 typedef struct FjAggState
 {
 	MemoryContext cxt;			/* the aggregate's context: members live here */
 	fj_buf		members;		/* tape bytes of the members (objects: key, value, ...) */
 	uint32		count;			/* members (pairs, for objects) */
-	FjTypeCategory key_cat;		/* how keys and values convert (unset in a */
-	Oid			key_func;		/* state that was deserialized: only the */
-	FjTypeCategory val_cat;		/* transition function converts) */
+	bool		typed;			/* the argument types are categorised: */
+	FjTypeCategory key_cat;		/* how keys and values convert (a state */
+	Oid			key_func;		/* read from its flat form learns it at */
+	FjTypeCategory val_cat;		/* its first row) */
 	Oid			val_func;
 } FjAggState;
-
-/* What an object aggregate does with NULL values and repeated keys. */
-typedef enum agg_object_mode
-{
-	AGG_KEEP_ALL,				/* fastjson_object_agg */
-	AGG_SKIP_NULLS,				/* _strict */
-	AGG_UNIQUE,					/* _unique */
-	AGG_UNIQUE_SKIP_NULLS		/* _unique_strict: every key counts, then nulls go */
-} agg_object_mode;
 
 /* The most member bytes a state holds: the finished datum must stay below MaxAllocSize. */
 #define AGG_MAX_MEMBERS (MaxAllocSize - VARHDRSZ - FJ_TAPE_HEADER - FJ_CONTAINER_HEADER_MAX - 64)
@@ -62,6 +65,33 @@ agg_state_alloc(MemoryContext aggcxt)
 	return st;
 }
 
+/*
+ * The type of argument arg: from the call's expression, or where the caller
+ * passed none (Citus's worker_partial_agg calls the function itself), from
+ * the function's declaration when that names a type rather than a
+ * polymorphic one; InvalidOid if neither tells.
+ */
+static Oid
+agg_arg_type(FunctionCallInfo fcinfo, int arg)
+{
+	Oid			type = get_fn_expr_argtype(fcinfo->flinfo, arg);
+	HeapTuple	tup;
+
+	if (OidIsValid(type))
+		return type;
+	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fcinfo->flinfo->fn_oid));
+	if (HeapTupleIsValid(tup))
+	{
+		Form_pg_proc proc = (Form_pg_proc) GETSTRUCT(tup);
+
+		if (arg < proc->pronargs && !IsPolymorphicType(proc->proargtypes.values[arg]) &&
+			proc->proargtypes.values[arg] != ANYOID)
+			type = proc->proargtypes.values[arg];
+		ReleaseSysCache(tup);
+	}
+	return type;
+}
+
 /* Start a state, categorising the argument types from argument first on. */
 static FjAggState *
 agg_state_new(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool object)
@@ -72,7 +102,7 @@ agg_state_new(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool object)
 
 	if (object)
 	{
-		type = get_fn_expr_argtype(fcinfo->flinfo, arg);
+		type = agg_arg_type(fcinfo, arg);
 		if (type == InvalidOid)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -80,7 +110,7 @@ agg_state_new(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool object)
 		fastjson_categorize_type(type, &st->key_cat, &st->key_func);
 		arg++;
 	}
-	type = get_fn_expr_argtype(fcinfo->flinfo, arg);
+	type = agg_arg_type(fcinfo, arg);
 	if (type == InvalidOid && object)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -90,6 +120,7 @@ agg_state_new(FunctionCallInfo fcinfo, MemoryContext aggcxt, bool object)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("could not determine input data type")));
 	fastjson_categorize_type(type, &st->val_cat, &st->val_func);
+	st->typed = true;
 	return st;
 }
 
@@ -200,109 +231,12 @@ agg_context(FunctionCallInfo fcinfo, const char *name)
 	return aggcxt;
 }
 
-/* ------------------------------------------------------------ arrays */
-
-/* fastjson_agg and fastjson_agg_strict: append one value (SQL NULL becomes JSON null, or nothing). */
-static Datum
-agg_transfn(FunctionCallInfo fcinfo, bool skip_nulls)
-{
-	MemoryContext aggcxt = agg_context(fcinfo, "fastjson_agg_transfn");
-	FjAggState *st = PG_ARGISNULL(0) ? NULL : (FjAggState *) PG_GETARG_POINTER(0);
-
-	if (st == NULL)
-	{
-		fastjson_check_encoding();
-		st = agg_state_new(fcinfo, aggcxt, false);
-	}
-	if (skip_nulls && PG_ARGISNULL(1))
-		PG_RETURN_POINTER(st);
-	agg_count(st, 1, false);
-	agg_add(st, PG_ARGISNULL(1) ? (Datum) 0 : PG_GETARG_DATUM(1), PG_ARGISNULL(1), false);
-	PG_RETURN_POINTER(st);
-}
-
-PG_FUNCTION_INFO_V1(fastjson_agg_transfn);
-
-Datum
-fastjson_agg_transfn(PG_FUNCTION_ARGS)
-{
-	return agg_transfn(fcinfo, false);
-}
-
-PG_FUNCTION_INFO_V1(fastjson_agg_strict_transfn);
-
-Datum
-fastjson_agg_strict_transfn(PG_FUNCTION_ARGS)
-{
-	return agg_transfn(fcinfo, true);
-}
-
-PG_FUNCTION_INFO_V1(fastjson_agg_finalfn);
-
-/* fastjson_agg: the array, or NULL when there were no rows. */
-Datum
-fastjson_agg_finalfn(PG_FUNCTION_ARGS)
-{
-	FjAggState *st;
-
-	(void) agg_context(fcinfo, "fastjson_agg_finalfn");
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	st = (FjAggState *) PG_GETARG_POINTER(0);
-	PG_RETURN_FASTJSON_P(agg_finish(st, FJ_ARRAY));
-}
-
-/* ----------------------------------------------------------- objects */
-
-/* fastjson_object_agg and its variants: append one pair; the key must not be NULL. */
-static Datum
-object_agg_transfn(FunctionCallInfo fcinfo, agg_object_mode mode)
-{
-	MemoryContext aggcxt = agg_context(fcinfo, "fastjson_object_agg_transfn");
-	FjAggState *st = PG_ARGISNULL(0) ? NULL : (FjAggState *) PG_GETARG_POINTER(0);
-
-	if (st == NULL)
-	{
-		fastjson_check_encoding();
-		st = agg_state_new(fcinfo, aggcxt, true);
-	}
-	if (PG_ARGISNULL(1))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("field name must not be null")));
-	/* _unique_strict keeps the pair until the end: its key must be unique too */
-	if (mode == AGG_SKIP_NULLS && PG_ARGISNULL(2))
-		PG_RETURN_POINTER(st);
-	agg_count(st, 1, true);
-	agg_add(st, PG_GETARG_DATUM(1), false, true);
-	agg_add(st, PG_ARGISNULL(2) ? (Datum) 0 : PG_GETARG_DATUM(2), PG_ARGISNULL(2), false);
-	PG_RETURN_POINTER(st);
-}
-
-PG_FUNCTION_INFO_V1(fastjson_object_agg_transfn);
-
-Datum
-fastjson_object_agg_transfn(PG_FUNCTION_ARGS)
-{
-	return object_agg_transfn(fcinfo, AGG_KEEP_ALL);
-}
-
-PG_FUNCTION_INFO_V1(fastjson_object_agg_strict_transfn);
-
-Datum
-fastjson_object_agg_strict_transfn(PG_FUNCTION_ARGS)
-{
-	return object_agg_transfn(fcinfo, AGG_SKIP_NULLS);
-}
-
 /* A member key: where its text is, for sorting. */
 typedef struct agg_key
 {
 	const uint8_t *text;
 	uint32		len;
-	const uint8_t *pair;		/* the key's tag */
 } agg_key;
-
 
 static int
 agg_key_cmp(const void *pa, const void *pb)
@@ -316,36 +250,36 @@ agg_key_cmp(const void *pa, const void *pb)
 }
 
 /*
- * The object of a state's pairs, as jsonb's object aggregates give it: with
- * unique, a repeated key is an error (22030); with skip_nulls (the _strict
- * variants) every pair whose value is null is left out, a JSON null as well
- * as an SQL NULL, so the operative value of a key is its last non-null one.
- * The keys of the pairs left out still count for unique, as in jsonb.
+ * The object of count pairs at members[0..len), as jsonb's object aggregates
+ * give it: with unique, a repeated key is an error (22030); with skip_nulls
+ * (the _strict variants) every pair whose value is null is left out, a JSON
+ * null as well as an SQL NULL, so the operative value of a key is its last
+ * non-null one. The keys of the pairs left out still count for unique, as
+ * in jsonb.
  */
 static Fastjson *
-object_agg_result(const FjAggState *st, bool unique, bool skip_nulls)
+object_result(const uint8_t *members, size_t len, uint32 count, bool unique, bool skip_nulls)
 {
 	const uint8_t *p,
-			   *end = st->members.data + st->members.len;
+			   *end = members + len;
 	fj_buf		kept = {0};
 	uint32		n = 0;
 
-	if (unique && st->count > 1)
+	if (unique && count > 1)
 	{
-		agg_key    *keys = palloc(sizeof(agg_key) * st->count);
+		agg_key    *keys = palloc(sizeof(agg_key) * count);
 		uint32		i;
 
-		for (i = 0, p = st->members.data; i < st->count; i++)
+		for (i = 0, p = members; i < count; i++)
 		{
 			const uint8_t *val;
 
-			keys[i].pair = p;
 			keys[i].len = fj_text(p, &keys[i].text);
 			val = keys[i].text + keys[i].len;
 			p = val + fj_value_size(val);
 		}
-		qsort(keys, st->count, sizeof(agg_key), agg_key_cmp);
-		for (i = 1; i < st->count; i++)
+		qsort(keys, count, sizeof(agg_key), agg_key_cmp);
+		for (i = 1; i < count; i++)
 			if (agg_key_cmp(&keys[i - 1], &keys[i]) == 0)
 				ereport(ERROR,
 						(errcode(ERRCODE_DUPLICATE_JSON_OBJECT_KEY_VALUE),
@@ -353,15 +287,15 @@ object_agg_result(const FjAggState *st, bool unique, bool skip_nulls)
 		pfree(keys);
 	}
 	if (!skip_nulls)
-		return agg_finish(st, FJ_OBJECT);
-	for (p = st->members.data; p < end;)
+		return agg_container(members, len, count, FJ_OBJECT);
+	for (p = members; p < end;)
 	{
 		const uint8_t *key = p,
 				   *text,
 				   *val;
-		uint32		len = fj_text(key, &text);
+		uint32		klen = fj_text(key, &text);
 
-		val = text + len;
+		val = text + klen;
 		p = val + fj_value_size(val);
 		if (val[0] == FJ_TAG(FJ_LITERAL, FJ_NULL))
 			continue;
@@ -371,14 +305,386 @@ object_agg_result(const FjAggState *st, bool unique, bool skip_nulls)
 	return agg_container(kept.data, kept.len, n, FJ_OBJECT);
 }
 
-/* The final function of an object aggregate: the object, or NULL when there were no rows. */
-static Datum
-object_agg_final(FunctionCallInfo fcinfo, bool unique, bool skip_nulls)
+/* ------------------------------------------------- the state: expanded */
+
+/*
+ * A state while the aggregate runs: an expanded fastjson value. Its flat
+ * form (the container of the members) is built when PostgreSQL asks for it
+ * and kept until the next member changes it.
+ */
+typedef struct FjAggExpanded
 {
-	(void) agg_context(fcinfo, "fastjson_object_agg_finalfn");
+	ExpandedObjectHeader hdr;
+	FjAggState	st;
+	int			type;			/* FJ_ARRAY or FJ_OBJECT */
+	Fastjson   *flat;			/* the flat form, or NULL when it is out of date */
+} FjAggExpanded;
+
+static Size agg_flat_size(ExpandedObjectHeader *eohptr);
+static void agg_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
+
+static const ExpandedObjectMethods agg_methods = {agg_flat_size, agg_flatten};
+
+static Size
+agg_flat_size(ExpandedObjectHeader *eohptr)
+{
+	FjAggExpanded *e = (FjAggExpanded *) eohptr;
+
+	if (!e->flat)
+	{
+		MemoryContext old = MemoryContextSwitchTo(e->hdr.eoh_context);
+
+		e->flat = agg_finish(&e->st, e->type);
+		MemoryContextSwitchTo(old);
+	}
+	return VARSIZE(e->flat);
+}
+
+static void
+agg_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	FjAggExpanded *e = (FjAggExpanded *) eohptr;
+
+	Assert(e->flat && allocated_size == VARSIZE(e->flat));
+	memcpy(result, e->flat, allocated_size);
+}
+
+/* The error for a state that is not the container an aggregate keeps. */
+static void
+agg_wrong_state(int type)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("fastjson aggregate state must be an %s", type == FJ_ARRAY ? "array" : "object")));
+}
+
+/* A new, empty state of its own context under the aggregate's. */
+static FjAggExpanded *
+agg_expanded_new(MemoryContext aggcxt, int type)
+{
+	MemoryContext cxt = AllocSetContextCreate(aggcxt, "fastjson aggregate state", ALLOCSET_START_SMALL_SIZES);
+	FjAggExpanded *e = MemoryContextAllocZero(cxt, sizeof(FjAggExpanded));
+
+	EOH_init_header(&e->hdr, &agg_methods, cxt);
+	e->st.cxt = cxt;
+	e->type = type;
+	return e;
+}
+
+/*
+ * The state in argument argno, to be changed in place: the expanded state
+ * itself when the argument is one of ours, read-write; else a new one, empty
+ * (NULL) or holding the members of the fastjson container given (a state
+ * flattened by a parallel worker or a Citus node), which must be of type.
+ */
+static FjAggExpanded *
+agg_state_arg(FunctionCallInfo fcinfo, int argno, MemoryContext aggcxt, int type)
+{
+	FjAggExpanded *e;
+	Fastjson   *d;
+	const uint8_t *root;
+
+	if (!PG_ARGISNULL(argno))
+	{
+		Datum		arg = PG_GETARG_DATUM(argno);
+
+		if (VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(arg)) &&
+			DatumGetEOHP(arg)->eoh_methods == &agg_methods)
+			return (FjAggExpanded *) DatumGetEOHP(arg);
+	}
+	e = agg_expanded_new(aggcxt, type);
+	if (PG_ARGISNULL(argno))
+		return e;
+	d = PG_GETARG_FASTJSON_P(argno);
+	root = FJ_ROOT(d);
+	if (FJ_TYPE(root[0]) != type)
+		agg_wrong_state(type);
+	e->st.count = fj_container_count(root);
+	if (e->st.count)
+		agg_append(&e->st, fj_container_members(root),
+				   (size_t) (fj_container_members_end(root) - fj_container_members(root)));
+	return e;
+}
+
+/* The members of a state argument (a container of type), for a final function: read in place. */
+static void
+agg_members_arg(FunctionCallInfo fcinfo, int type, const uint8_t **members, size_t *len, uint32 *count)
+{
+	Datum		arg = PG_GETARG_DATUM(0);
+	const uint8_t *root;
+
+	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(arg)) && DatumGetEOHP(arg)->eoh_methods == &agg_methods)
+	{
+		FjAggExpanded *e = (FjAggExpanded *) DatumGetEOHP(arg);
+
+		*members = e->st.members.data;
+		*len = e->st.members.len;
+		*count = e->st.count;
+		return;
+	}
+	root = FJ_ROOT(PG_GETARG_FASTJSON_P(0));
+	if (FJ_TYPE(root[0]) != type)
+		agg_wrong_state(type);
+	*count = fj_container_count(root);
+	*members = *count ? fj_container_members(root) : NULL;
+	*len = *count ? (size_t) (fj_container_members_end(root) - *members) : 0;
+}
+
+#define PG_RETURN_AGG_STATE(e) PG_RETURN_DATUM(EOHPGetRWDatum(&(e)->hdr))
+
+/* ------------------------------------------------------------ arrays */
+
+/* fastjson_agg and fastjson_agg_strict: append one value (SQL NULL becomes JSON null, or nothing). */
+static Datum
+agg_accum(FunctionCallInfo fcinfo, bool skip_nulls)
+{
+	MemoryContext aggcxt = agg_context(fcinfo, "fastjson_agg_accum");
+	FjAggExpanded *e = agg_state_arg(fcinfo, 0, aggcxt, FJ_ARRAY);
+
+	if (!e->st.typed)
+	{
+		FjAggState *fresh;
+
+		fastjson_check_encoding();
+		fresh = agg_state_new(fcinfo, CurrentMemoryContext, false);
+		e->st.val_cat = fresh->val_cat;
+		e->st.val_func = fresh->val_func;
+		e->st.typed = true;
+		pfree(fresh);
+	}
+	if (skip_nulls && PG_ARGISNULL(1))
+		PG_RETURN_AGG_STATE(e);
+	agg_count(&e->st, 1, false);
+	agg_add(&e->st, PG_ARGISNULL(1) ? (Datum) 0 : PG_GETARG_DATUM(1), PG_ARGISNULL(1), false);
+	e->flat = NULL;
+	PG_RETURN_AGG_STATE(e);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_agg_accum);
+
+Datum
+fastjson_agg_accum(PG_FUNCTION_ARGS)
+{
+	return agg_accum(fcinfo, false);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_agg_strict_accum);
+
+Datum
+fastjson_agg_strict_accum(PG_FUNCTION_ARGS)
+{
+	return agg_accum(fcinfo, true);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_agg_result);
+
+/* fastjson_agg: the array (a copy: the state stays for the next call of a window). */
+Datum
+fastjson_agg_result(PG_FUNCTION_ARGS)
+{
+	const uint8_t *members;
+	size_t		len;
+	uint32		count;
+
+	(void) agg_context(fcinfo, "fastjson_agg_result");
+	agg_members_arg(fcinfo, FJ_ARRAY, &members, &len, &count);
+	PG_RETURN_FASTJSON_P(agg_container(members, len, count, FJ_ARRAY));
+}
+
+/* ----------------------------------------------------------- objects */
+
+/* fastjson_object_agg and its variants: append one pair; the key must not be NULL. */
+static Datum
+object_agg_accum(FunctionCallInfo fcinfo, bool skip_sql_nulls)
+{
+	MemoryContext aggcxt = agg_context(fcinfo, "fastjson_object_agg_accum");
+	FjAggExpanded *e = agg_state_arg(fcinfo, 0, aggcxt, FJ_OBJECT);
+
+	if (!e->st.typed)
+	{
+		FjAggState *fresh;
+
+		fastjson_check_encoding();
+		fresh = agg_state_new(fcinfo, CurrentMemoryContext, true);
+		e->st.key_cat = fresh->key_cat;
+		e->st.key_func = fresh->key_func;
+		e->st.val_cat = fresh->val_cat;
+		e->st.val_func = fresh->val_func;
+		e->st.typed = true;
+		pfree(fresh);
+	}
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("field name must not be null")));
+	/* _unique_strict keeps the pair until the end: its key must be unique too */
+	if (skip_sql_nulls && PG_ARGISNULL(2))
+		PG_RETURN_AGG_STATE(e);
+	agg_count(&e->st, 1, true);
+	agg_add(&e->st, PG_GETARG_DATUM(1), false, true);
+	agg_add(&e->st, PG_ARGISNULL(2) ? (Datum) 0 : PG_GETARG_DATUM(2), PG_ARGISNULL(2), false);
+	e->flat = NULL;
+	PG_RETURN_AGG_STATE(e);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_object_agg_accum);
+
+Datum
+fastjson_object_agg_accum(PG_FUNCTION_ARGS)
+{
+	return object_agg_accum(fcinfo, false);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_object_agg_strict_accum);
+
+Datum
+fastjson_object_agg_strict_accum(PG_FUNCTION_ARGS)
+{
+	return object_agg_accum(fcinfo, true);
+}
+
+/* The final function of an object aggregate. */
+static Datum
+object_agg_result(FunctionCallInfo fcinfo, bool unique, bool skip_nulls)
+{
+	const uint8_t *members;
+	size_t		len;
+	uint32		count;
+
+	(void) agg_context(fcinfo, "fastjson_object_agg_result");
+	agg_members_arg(fcinfo, FJ_OBJECT, &members, &len, &count);
+	PG_RETURN_FASTJSON_P(object_result(members, len, count, unique, skip_nulls));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_object_agg_result);
+
+Datum
+fastjson_object_agg_result(PG_FUNCTION_ARGS)
+{
+	return object_agg_result(fcinfo, false, false);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_object_agg_strict_result);
+
+Datum
+fastjson_object_agg_strict_result(PG_FUNCTION_ARGS)
+{
+	return object_agg_result(fcinfo, false, true);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_object_agg_unique_result);
+
+Datum
+fastjson_object_agg_unique_result(PG_FUNCTION_ARGS)
+{
+	return object_agg_result(fcinfo, true, false);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_object_agg_unique_strict_result);
+
+Datum
+fastjson_object_agg_unique_strict_result(PG_FUNCTION_ARGS)
+{
+	return object_agg_result(fcinfo, true, true);
+}
+
+/* ----------------------------------------------------------- combine */
+
+/* Both kinds: state 2's members after state 1's (both not NULL: the function is strict). */
+static Datum
+agg_combine(FunctionCallInfo fcinfo, int type)
+{
+	MemoryContext aggcxt = agg_context(fcinfo, "fastjson_agg_combine");
+	FjAggExpanded *e = agg_state_arg(fcinfo, 0, aggcxt, type);
+	Fastjson   *d2 = PG_GETARG_FASTJSON_P(1);
+	const uint8_t *root = FJ_ROOT(d2);
+
+	if (FJ_TYPE(root[0]) != type)
+		agg_wrong_state(type);
+	if (fj_container_count(root))
+	{
+		agg_count(&e->st, fj_container_count(root), type == FJ_OBJECT);
+		agg_append(&e->st, fj_container_members(root),
+				   (size_t) (fj_container_members_end(root) - fj_container_members(root)));
+		e->flat = NULL;
+	}
+	PG_RETURN_AGG_STATE(e);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_agg_combine);
+
+Datum
+fastjson_agg_combine(PG_FUNCTION_ARGS)
+{
+	return agg_combine(fcinfo, FJ_ARRAY);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_object_agg_combine);
+
+Datum
+fastjson_object_agg_combine(PG_FUNCTION_ARGS)
+{
+	return agg_combine(fcinfo, FJ_OBJECT);
+}
+
+/* ------------------------------------------------- 0.1's interface */
+
+/*
+ * Version 0.1's aggregates kept their state as internal, without combine
+ * functions: these serve them until ALTER EXTENSION fastjson UPDATE moves
+ * them to the functions above.
+ */
+
+PG_FUNCTION_INFO_V1(fastjson_agg_transfn);
+
+Datum
+fastjson_agg_transfn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt = agg_context(fcinfo, "fastjson_agg_transfn");
+	FjAggState *st = PG_ARGISNULL(0) ? NULL : (FjAggState *) PG_GETARG_POINTER(0);
+
+	if (st == NULL)
+	{
+		fastjson_check_encoding();
+		st = agg_state_new(fcinfo, aggcxt, false);
+	}
+	agg_count(st, 1, false);
+	agg_add(st, PG_ARGISNULL(1) ? (Datum) 0 : PG_GETARG_DATUM(1), PG_ARGISNULL(1), false);
+	PG_RETURN_POINTER(st);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_agg_finalfn);
+
+Datum
+fastjson_agg_finalfn(PG_FUNCTION_ARGS)
+{
+	(void) agg_context(fcinfo, "fastjson_agg_finalfn");
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	PG_RETURN_FASTJSON_P(object_agg_result((FjAggState *) PG_GETARG_POINTER(0), unique, skip_nulls));
+	PG_RETURN_FASTJSON_P(agg_finish((FjAggState *) PG_GETARG_POINTER(0), FJ_ARRAY));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_object_agg_transfn);
+
+Datum
+fastjson_object_agg_transfn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt = agg_context(fcinfo, "fastjson_object_agg_transfn");
+	FjAggState *st = PG_ARGISNULL(0) ? NULL : (FjAggState *) PG_GETARG_POINTER(0);
+
+	if (st == NULL)
+	{
+		fastjson_check_encoding();
+		st = agg_state_new(fcinfo, aggcxt, true);
+	}
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("field name must not be null")));
+	agg_count(st, 1, true);
+	agg_add(st, PG_GETARG_DATUM(1), false, true);
+	agg_add(st, PG_ARGISNULL(2) ? (Datum) 0 : PG_GETARG_DATUM(2), PG_ARGISNULL(2), false);
+	PG_RETURN_POINTER(st);
 }
 
 PG_FUNCTION_INFO_V1(fastjson_object_agg_finalfn);
@@ -386,147 +692,8 @@ PG_FUNCTION_INFO_V1(fastjson_object_agg_finalfn);
 Datum
 fastjson_object_agg_finalfn(PG_FUNCTION_ARGS)
 {
-	return object_agg_final(fcinfo, false, false);
-}
-
-PG_FUNCTION_INFO_V1(fastjson_object_agg_strict_finalfn);
-
-Datum
-fastjson_object_agg_strict_finalfn(PG_FUNCTION_ARGS)
-{
-	return object_agg_final(fcinfo, false, true);
-}
-
-PG_FUNCTION_INFO_V1(fastjson_object_agg_unique_finalfn);
-
-Datum
-fastjson_object_agg_unique_finalfn(PG_FUNCTION_ARGS)
-{
-	return object_agg_final(fcinfo, true, false);
-}
-
-PG_FUNCTION_INFO_V1(fastjson_object_agg_unique_strict_finalfn);
-
-Datum
-fastjson_object_agg_unique_strict_finalfn(PG_FUNCTION_ARGS)
-{
-	return object_agg_final(fcinfo, true, true);
-}
-
-/* ------------------------------------------- combine and serialization */
-
-PG_FUNCTION_INFO_V1(fastjson_agg_combinefn);
-
-/*
- * Both kinds: state2's members after state1's. Not strict: a NULL state1
- * takes a copy of state2 in the aggregate's context (state2 may live in a
- * shorter-lived one, as a deserialized state does).
- */
-Datum
-fastjson_agg_combinefn(PG_FUNCTION_ARGS)
-{
-	MemoryContext aggcxt = agg_context(fcinfo, "fastjson_agg_combinefn");
-	FjAggState *st1 = PG_ARGISNULL(0) ? NULL : (FjAggState *) PG_GETARG_POINTER(0);
-	FjAggState *st2 = PG_ARGISNULL(1) ? NULL : (FjAggState *) PG_GETARG_POINTER(1);
-
-	if (st2 == NULL)
-	{
-		if (st1 == NULL)
-			PG_RETURN_NULL();
-		PG_RETURN_POINTER(st1);
-	}
-	if (st1 == NULL)
-	{
-		st1 = agg_state_alloc(aggcxt);
-		st1->key_cat = st2->key_cat;
-		st1->key_func = st2->key_func;
-		st1->val_cat = st2->val_cat;
-		st1->val_func = st2->val_func;
-	}
-	/* pairs or elements: the limit is the same */
-	agg_count(st1, st2->count, false);
-	if (st2->members.len)
-		agg_append(st1, st2->members.data, st2->members.len);
-	PG_RETURN_POINTER(st1);
-}
-
-/* A state as bytea: the tape of the container of its members so far. */
-static Datum
-agg_serialize(FunctionCallInfo fcinfo, int type)
-{
-	FjAggState *st;
-
-	(void) agg_context(fcinfo, "fastjson_agg_serializefn");
-	st = (FjAggState *) PG_GETARG_POINTER(0);
-	PG_RETURN_BYTEA_P((bytea *) agg_finish(st, type));
-}
-
-PG_FUNCTION_INFO_V1(fastjson_agg_serializefn);
-
-Datum
-fastjson_agg_serializefn(PG_FUNCTION_ARGS)
-{
-	return agg_serialize(fcinfo, FJ_ARRAY);
-}
-
-PG_FUNCTION_INFO_V1(fastjson_object_agg_serializefn);
-
-Datum
-fastjson_object_agg_serializefn(PG_FUNCTION_ARGS)
-{
-	return agg_serialize(fcinfo, FJ_OBJECT);
-}
-
-/*
- * A state from its bytea, in the current context: every byte is validated
- * (a serialized state may have crossed the network from another node), and
- * the root must be an array (or an object) as the aggregate writes it.
- */
-static Datum
-agg_deserialize(FunctionCallInfo fcinfo, int type)
-{
-	bytea	   *b;
-	const uint8_t *tape,
-			   *root;
-	size_t		len;
-	fj_error	err;
-	FjAggState *st;
-
-	(void) agg_context(fcinfo, "fastjson_agg_deserializefn");
-	b = PG_GETARG_BYTEA_PP(0);
-	tape = (const uint8_t *) VARDATA_ANY(b);
-	len = VARSIZE_ANY_EXHDR(b);
-	if (fj_validate_tape(tape, len, (uint32_t) fastjson_max_depth + 1, &fastjson_palloc_allocator, &err) != FJ_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid serialized fastjson aggregate state"),
-				 errdetail("%s (at byte %zu of %zu)", err.message, err.offset, len)));
-	root = tape + FJ_TAPE_HEADER;
-	if (FJ_TYPE(root[0]) != type)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid serialized fastjson aggregate state"),
-				 errdetail("The state is not an %s.", type == FJ_ARRAY ? "array" : "object")));
-	st = agg_state_alloc(CurrentMemoryContext);
-	st->count = fj_container_count(root);
-	if (st->count)
-		agg_append(st, fj_container_members(root),
-				   (size_t) (fj_container_members_end(root) - fj_container_members(root)));
-	PG_RETURN_POINTER(st);
-}
-
-PG_FUNCTION_INFO_V1(fastjson_agg_deserializefn);
-
-Datum
-fastjson_agg_deserializefn(PG_FUNCTION_ARGS)
-{
-	return agg_deserialize(fcinfo, FJ_ARRAY);
-}
-
-PG_FUNCTION_INFO_V1(fastjson_object_agg_deserializefn);
-
-Datum
-fastjson_object_agg_deserializefn(PG_FUNCTION_ARGS)
-{
-	return agg_deserialize(fcinfo, FJ_OBJECT);
+	(void) agg_context(fcinfo, "fastjson_object_agg_finalfn");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	PG_RETURN_FASTJSON_P(agg_finish((FjAggState *) PG_GETARG_POINTER(0), FJ_OBJECT));
 }
