@@ -15,8 +15,8 @@ DATA = fastjson--0.1.sql fastjson--0.1--0.2.sql
 PGFILEDESC = "fastjson - fast JSON type"
 
 include sources.mk
-OBJS = $(patsubst %.c,%.o,$(CORE_SRC) $(CBOR_SRC) $(SQL_SRC))
-SHLIB_LINK += -lcbor
+OBJS = $(patsubst %.c,%.o,$(CORE_SRC) $(CBOR_SRC) $(STORE_SRC) $(SQL_SRC))
+SHLIB_LINK += -lcbor -llz4
 
 REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts casts_null edit compare contain gin differential
 REGRESS += cbor stored refs ndjson_lines hashes upgrade parallel_agg

@@ -11,11 +11,12 @@ CC ?= cc
 B := build/$(VARIANT)
 
 include sources.mk
-# CBOR needs libcbor, which the ARM64 cross build lacks: left out there.
+# CBOR needs libcbor and the stored form LZ4, which the ARM64 cross build
+# lacks: both are left out there.
 CBOR_LIBS :=
 ifneq ($(VARIANT),arm64)
-  CORE_SRC += $(CBOR_SRC)
-  CBOR_LIBS := -lcbor -lm
+  CORE_SRC += $(CBOR_SRC) $(STORE_SRC)
+  CBOR_LIBS := -lcbor -llz4 -lm
 endif
 WARN := -Wall -Wextra -Werror
 BASE_CFLAGS := -std=gnu11 -g $(WARN) -fPIC
@@ -35,7 +36,7 @@ OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(CORE_SRC))
 LIB := $(B)/libfjcore.a
 PROGS := $(B)/fastjson_parse $(B)/test_core $(B)/test_refs $(B)/test_conformance $(B)/test_kernels
 ifneq ($(VARIANT),arm64)
-  PROGS += $(B)/test_cbor
+  PROGS += $(B)/test_cbor $(B)/test_store
 endif
 
 all: $(PROGS)

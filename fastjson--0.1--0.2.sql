@@ -21,6 +21,14 @@ CREATE FUNCTION fastjson_ndjson_lines(bytea,
 COMMENT ON FUNCTION fastjson_ndjson_lines(text) IS 'each line of newline-delimited JSON: its document, or its error';
 COMMENT ON FUNCTION fastjson_ndjson_lines(bytea) IS 'each line of newline-delimited JSON (UTF-8 bytes): its document, or its error';
 
+-- ------------------------------------------------------------ storage
+
+-- A large value made by an input function is kept in blocks compressed on
+-- their own, so that a lookup decompresses only the blocks it needs: this
+-- says which form a value is in ('blocks', or 'tape' for one kept as it is).
+CREATE FUNCTION fastjson_storage_form(fastjson) RETURNS text
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 -- -------------------------------------------------------- aggregates
 
 -- The aggregates' state is now a fastjson value, the array (or object) of the

@@ -8,11 +8,13 @@ CORE_SRC := src/error.c src/buffer.c src/parser.c \
 	src/string_refs.c src/pglz_prefix.c src/text_writer.c src/text_pretty.c src/utf8.c \
 	src/simd/dispatch.c src/simd/scalar.c src/simd/avx2.c src/simd/avx512.c src/simd/neon.c
 
-# The CBOR mapping (core too, but it needs libcbor, which the ARM64 cross build lacks).
+# Core too, but needing libraries the ARM64 cross build lacks: the CBOR mapping
+# (libcbor) and the stored form of large tapes (LZ4).
 CBOR_SRC := src/cbor_number.c src/cbor_encode.c src/cbor_decode.c
+STORE_SRC := src/tape_store.c
 
 # The SQL layer: the extension's functions, the only code that uses PostgreSQL.
 SQL_SRC := src/fastjson_module.c src/fastjson_io.c src/fastjson_extract.c src/fastjson_ndjson.c \
 	src/fastjson_compare.c src/fastjson_contain.c src/fastjson_funcs.c src/fastjson_build.c \
 	src/fastjson_agg.c src/fastjson_cast.c src/fastjson_edit.c src/fastjson_subscript.c \
-	src/fastjson_gin.c src/fastjson_cbor.c
+	src/fastjson_gin.c src/fastjson_cbor.c src/fastjson_store.c

@@ -53,10 +53,10 @@ step() {
 core_tests() {
 	local dir=$1 runner=${2:-}
 	local t rc=0
-	for t in test_core test_refs test_conformance test_kernels test_cbor; do
-		# the ARM64 cross build has no libcbor, so no test_cbor
-		if [ "$t" = test_cbor ] && [ ! -e "$dir/$t" ]; then
-			echo "SKIP: $dir/$t not built (no libcbor for this target)"
+	for t in test_core test_refs test_conformance test_kernels test_cbor test_store; do
+		# the ARM64 cross build has no libcbor or liblz4, so no test_cbor or test_store
+		if { [ "$t" = test_cbor ] || [ "$t" = test_store ]; } && [ ! -e "$dir/$t" ]; then
+			echo "SKIP: $dir/$t not built (no libcbor or liblz4 for this target)"
 			continue
 		fi
 		FJ_DATA=$DATA $runner "$dir/$t" || rc=1

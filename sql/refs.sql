@@ -106,9 +106,11 @@ SELECT get_byte(fastjson_send(fastjson_build_object('a', 1, 'b', 2)), 1) AS buil
 	get_byte(fastjson_send(fastjson_object_agg(k, v)), 1) AS aggregated
 FROM (VALUES ('a', 1), ('b', 2)) AS t(k, v);
 
--- large stored documents with references, out of line (external) and
--- compressed (pglz): lookups that read a prefix of the value give what jsonb
--- gives, and a value found in a prefix is copied with its strings
+-- large stored documents with references: in blocks (as an input function
+-- makes them), in the row and out of line (external), and as a tape that
+-- PostgreSQL compressed (pglz; doc #> '{}' is a plain copy): lookups that read
+-- only some blocks, or a prefix, give what jsonb gives, and a value found so
+-- is copied with its strings (their targets may lie in blocks not read)
 -- (19 compresses with lz4 by default: the values copied below keep their method)
 SET default_toast_compression = 'pglz';
 CREATE TEMP TABLE big (storage text, doc fastjson, j jsonb);
@@ -124,9 +126,10 @@ SELECT NULL, d::fastjson, d::jsonb FROM (
 		repeat('u', 300)) AS d
 	FROM generate_series(1, 3) g) s;
 INSERT INTO big_ext SELECT 'external', doc::text::fastjson, j FROM big;
-INSERT INTO big_cmp SELECT 'pglz', doc, j FROM big;
+INSERT INTO big_cmp SELECT 'pglz', doc #> '{}', j FROM big;
+INSERT INTO big_cmp SELECT 'blocks', doc, j FROM big;
 SELECT storage, position('\x9f'::bytea IN fastjson_send(doc)) > 0 AS has_ref,
-	pg_column_compression(doc) AS compression,
+	fastjson_storage_form(doc) AS form, pg_column_compression(doc) AS compression,
 	doc ->> 'again' = j ->> 'again' AS again, doc #>> '{items,59,u}' = j #>> '{items,59,u}' AS deep,
 	(doc -> 'items' -> 40)::jsonb = j -> 'items' -> 40 AS elem, doc ->> 'id' = j ->> 'id' AS first,
 	(doc -> 'items')::jsonb = j -> 'items' AS whole_array

@@ -1,7 +1,9 @@
--- Lookups in stored values that are compressed (pglz, lz4) or out of line
--- (TOAST): ->, ->>, #> and #>> read a prefix of such a value and fetch more
--- only when the lookup needs it. The answers must be those of the whole
--- value, and of jsonb.
+-- Lookups in stored values: kept by fastjson in blocks compressed on their
+-- own (the stored form of a large value made by an input function), in the
+-- row or out of line; or kept as a tape that PostgreSQL compressed (pglz,
+-- lz4) or moved out of line (TOAST). ->, ->>, #> and #>> read only the blocks,
+-- or the prefix, they need. The answers must be those of the whole value
+-- (doc #> '{}', a plain copy), and of jsonb.
 CREATE TEMP TABLE docs (id int, doc text);
 INSERT INTO docs VALUES
 	-- 20 members (key index in front), 57 kB; "dup" early and again last
@@ -20,10 +22,19 @@ INSERT INTO docs VALUES
 	-- 100 members: a trailing key index
 	(5, '{' || (SELECT string_agg(format('"f%s":["%s",%s]', g, repeat('f', 400), g), ',')
 				FROM generate_series(1, 100) g) || '}'),
-	-- 10 members, hard to compress: compressed and out of line
+	-- 10 members, hard to compress: kept as a tape, out of line
 	(6, '{"type":"hashes",' || (SELECT string_agg(format('"h%s":"%s"', g,
 			(SELECT string_agg(md5(g::text || '-' || i::text), '') FROM generate_series(1, 64) i)), ',')
-		FROM generate_series(1, 8) g) || ',"r":"' || repeat('r', 30000) || '"}');
+		FROM generate_series(1, 9) g) || '}'),
+	-- 60 members (key index in front), each an array of 50 objects of hashes,
+	-- words and numbers: in blocks, out of line
+	(7, '{' || (SELECT string_agg(format('"k%s":[%s]', g,
+			(SELECT string_agg(format('{"text":"%s%s","n":%s.5}', md5((g * 100 + i)::text), repeat(' word', 10), i), ',')
+			 FROM generate_series(1, 50) i)), ',')
+		FROM generate_series(1, 60) g) || '}'),
+	-- 40 members, about 5 kB: in blocks, in the row
+	(8, '{' || (SELECT string_agg(format('"m%s":"%s"', g, repeat(chr(97 + g % 26), 60 + g)), ',')
+				FROM generate_series(1, 40) g) || ',"m1":"last"}');
 
 CREATE TEMP TABLE stored_pglz (id int, doc fastjson);
 ALTER TABLE stored_pglz ALTER COLUMN doc SET COMPRESSION pglz;
@@ -34,28 +45,31 @@ ALTER TABLE stored_external ALTER COLUMN doc SET STORAGE EXTERNAL;
 INSERT INTO stored_pglz SELECT id, doc::fastjson FROM docs;
 INSERT INTO stored_lz4 SELECT id, doc::fastjson FROM docs;
 INSERT INTO stored_external SELECT id, doc::fastjson FROM docs;
--- how each is stored
-SELECT id, pg_column_compression(p.doc) AS pglz, pg_column_compression(l.doc) AS lz4,
-	pg_column_compression(e.doc) AS external, pg_column_size(e.doc) > 2000 AS external_out_of_line
-FROM stored_pglz p JOIN stored_lz4 l USING (id) JOIN stored_external e USING (id) ORDER BY id;
+-- how each is stored: in blocks (nothing for PostgreSQL to compress: in the
+-- row if it fits, else out of line), or as a tape (compressed by PostgreSQL)
+SELECT id, fastjson_storage_form(p.doc) AS form, pg_column_compression(p.doc) AS pglz,
+	pg_column_compression(l.doc) AS lz4, pg_column_compression(e.doc) AS external,
+	pg_column_size(p.doc) < octet_length(d.doc) AS smaller_than_text,
+	(SELECT pg_relation_size(reltoastrelid) > 0 FROM pg_class WHERE oid = 'stored_pglz'::regclass) AS toast_used
+FROM stored_pglz p JOIN stored_lz4 l USING (id) JOIN stored_external e USING (id) JOIN docs d USING (id) ORDER BY id;
 
 CREATE TEMP TABLE paths (path text[]);
 INSERT INTO paths VALUES ('{type}'), ('{dup}'), ('{n}'), ('{tags,2,deep,-1}'), ('{tags,-3}'), ('{k15}'),
 	('{tail,x,y}'), ('{tail,x,z}'), ('{missing}'), ('{id}'), ('{meta,a,1}'), ('{m10}'), ('{payload}'),
 	('{k}'), ('{k,z,0}'), ('{blob}'), ('{0,i}'), ('{-1,i}'), ('{150,s}'), ('{200,i}'), ('{-201}'),
 	('{f1,1}'), ('{f100,1}'), ('{f50,0}'), ('{f101}'), ('{type,0}'), ('{}'), ('{tags,x}'), ('{tags,NULL}'),
-	('{h1}'), ('{h8}'), ('{r}');
+	('{h1}'), ('{h8}'), ('{r}'), ('{k1,0,text}'), ('{k30,25,n}'), ('{k60}'), ('{k60,49,n}'), ('{k60,-1,text}'), ('{m1}'), ('{m40}'), ('{m20,0}');
 
 -- every path in every stored form against the same value held whole (a cast
 -- from text makes a new, plain value) and against jsonb
 SELECT s.form, count(*) AS lookups,
 	count(*) FILTER (WHERE (s.doc #> p.path) IS NOT NULL) AS found,
-	bool_and((s.doc #> p.path) IS NOT DISTINCT FROM (s.doc::text::fastjson #> p.path)) AS path_same,
-	bool_and((s.doc #>> p.path) IS NOT DISTINCT FROM (s.doc::text::fastjson #>> p.path)) AS path_text_same,
+	bool_and((s.doc #> p.path) IS NOT DISTINCT FROM ((s.doc #> '{}') #> p.path)) AS path_same,
+	bool_and((s.doc #>> p.path) IS NOT DISTINCT FROM ((s.doc #> '{}') #>> p.path)) AS path_text_same,
 	bool_and((s.doc #> p.path)::jsonb IS NOT DISTINCT FROM (s.doc::text::jsonb #> p.path)) AS path_as_jsonb,
 	bool_and(cardinality(p.path) <> 1 OR
-			 ((s.doc -> p.path[1]) IS NOT DISTINCT FROM (s.doc::text::fastjson -> p.path[1]) AND
-			  (s.doc ->> p.path[1]) IS NOT DISTINCT FROM (s.doc::text::fastjson ->> p.path[1]))) AS arrow_same
+			 ((s.doc -> p.path[1]) IS NOT DISTINCT FROM ((s.doc #> '{}') -> p.path[1]) AND
+			  (s.doc ->> p.path[1]) IS NOT DISTINCT FROM ((s.doc #> '{}') ->> p.path[1]))) AS arrow_same
 FROM (SELECT 'pglz' AS form, id, doc FROM stored_pglz
 	  UNION ALL SELECT 'lz4', id, doc FROM stored_lz4
 	  UNION ALL SELECT 'external', id, doc FROM stored_external) s, paths p
@@ -65,19 +79,36 @@ GROUP BY s.form ORDER BY s.form;
 SELECT id, doc ->> 'dup' AS dup, doc ->> 'id' AS id_member, doc -> 'k' AS k FROM stored_pglz WHERE id <= 3 ORDER BY id;
 
 -- a member near the start of an out-of-line value reads a few TOAST blocks,
--- not the whole value (blocks of the TOAST table fetched in this transaction)
+-- not the whole value (blocks of the TOAST table fetched in this
+-- transaction): a tape kept out of line (row 6), and a value in blocks (7),
+-- where a member near the end costs no more than one near the start
+SELECT id, fastjson_storage_form(doc) AS form FROM stored_external WHERE id IN (6, 7) ORDER BY id;
 BEGIN;
 CREATE TEMP TABLE toast_blocks (step text, fetched bigint);
 INSERT INTO toast_blocks SELECT 'before', pg_stat_get_xact_blocks_fetched(reltoastrelid)
 	FROM pg_class WHERE oid = 'stored_external'::regclass;
-SELECT doc ->> 'type' AS type FROM stored_external WHERE id = 1;
+SELECT doc ->> 'type' AS type FROM stored_external WHERE id = 6;
 INSERT INTO toast_blocks SELECT 'lookup', pg_stat_get_xact_blocks_fetched(reltoastrelid)
 	FROM pg_class WHERE oid = 'stored_external'::regclass;
-SELECT length(doc::text) AS text_length FROM stored_external WHERE id = 1;
+SELECT length(doc::text) AS text_length FROM stored_external WHERE id = 6;
 INSERT INTO toast_blocks SELECT 'whole', pg_stat_get_xact_blocks_fetched(reltoastrelid)
 	FROM pg_class WHERE oid = 'stored_external'::regclass;
-SELECT (SELECT fetched FROM toast_blocks WHERE step = 'lookup') - (SELECT fetched FROM toast_blocks WHERE step = 'before')
-		<= 2 AS lookup_reads_a_prefix,
-	(SELECT fetched FROM toast_blocks WHERE step = 'whole') - (SELECT fetched FROM toast_blocks WHERE step = 'lookup')
-		>= 5 AS text_reads_it_all;
+SELECT doc #>> '{k1,0,n}' AS first_member FROM stored_external WHERE id = 7;
+INSERT INTO toast_blocks SELECT 'blocks first', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'stored_external'::regclass;
+SELECT doc #>> '{k60,49,n}' AS last_member FROM stored_external WHERE id = 7;
+INSERT INTO toast_blocks SELECT 'blocks last', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'stored_external'::regclass;
+SELECT length(doc::text) AS text_length FROM stored_external WHERE id = 7;
+INSERT INTO toast_blocks SELECT 'blocks whole', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'stored_external'::regclass;
+CREATE TEMP TABLE toast_steps AS
+SELECT step, fetched - lag(fetched) OVER (ORDER BY ctid) AS blocks FROM toast_blocks;
+SELECT (SELECT blocks FROM toast_steps WHERE step = 'lookup') <= 2 AS tape_lookup_reads_a_prefix,
+	(SELECT blocks FROM toast_steps WHERE step = 'whole') > (SELECT blocks FROM toast_steps WHERE step = 'lookup')
+		AS tape_text_reads_more,
+	(SELECT blocks FROM toast_steps WHERE step = 'blocks first') * 2 <
+		(SELECT blocks FROM toast_steps WHERE step = 'blocks whole') AS first_member_reads_under_half,
+	(SELECT blocks FROM toast_steps WHERE step = 'blocks last') * 2 <
+		(SELECT blocks FROM toast_steps WHERE step = 'blocks whole') AS last_member_reads_under_half;
 COMMIT;

@@ -94,6 +94,13 @@ typedef enum fj_code
 	X(FJ_R_TAPE_REFS_BIT, FJ_ERR_TAPE, "Container's reference bit does not match its references.") \
 	X(FJ_R_TAPE_INDEX_OFFSET, FJ_ERR_TAPE, "Key index offset does not match its member.") \
 	X(FJ_R_TAPE_INDEX_FINGERPRINT, FJ_ERR_TAPE, "Key index fingerprint does not match its key.") \
+	/* stored (block-compressed) tapes */ \
+	X(FJ_R_STORE_SHORT, FJ_ERR_TAPE, "Stored tape is too short for its header.") \
+	X(FJ_R_STORE_METHOD, FJ_ERR_TAPE, "Stored tape has an unknown block size or compression method.") \
+	X(FJ_R_STORE_LENGTH, FJ_ERR_TAPE, "Stored tape's length is out of range.") \
+	X(FJ_R_STORE_BLOCKS, FJ_ERR_TAPE, "Stored tape's block ends are not increasing or run past its end.") \
+	X(FJ_R_STORE_BLOCK, FJ_ERR_TAPE, "A block of a stored tape does not decompress to its size.") \
+	X(FJ_R_STORE_FLAGS, FJ_ERR_TAPE, "Stored tape's version or flags byte is not its tape's.") \
 	/* CBOR input */ \
 	X(FJ_R_CBOR_EMPTY, FJ_ERR_CBOR, "The input is empty.") \
 	X(FJ_R_CBOR_TRUNCATED, FJ_ERR_CBOR, "The input is truncated: a data item, or a length or count it declares, runs past the end.") \

@@ -29,9 +29,18 @@ pg_noreturn void		fastjson_report_tape_version(const Fastjson *d);
 /* The same for a tape whose first byte, the version, is version. */
 pg_noreturn void		fastjson_report_tape_version_byte(int version);
 
+/* fastjson_store.c: the tape of a datum in the stored form (src/tape_store.h), decompressed. */
+Fastjson   *fastjson_unstore(const Fastjson *d);
 /*
- * A datum, detoasted, whose tape this build reads. A value stored by a build
- * with another tape version is an error, never misread.
+ * The stored form of a new datum d, when d is large enough and compresses
+ * (pfree'ing d), else d itself: for values that are about to be stored.
+ */
+Fastjson   *fastjson_store(Fastjson *d);
+
+/*
+ * A datum, detoasted, whose tape this build reads; one in the stored form
+ * (large values, compressed in blocks) is decompressed. A value stored by a
+ * build with another tape version is an error, never misread.
  */
 static inline Fastjson *
 DatumGetFastjsonP(Datum datum)
@@ -39,7 +48,11 @@ DatumGetFastjsonP(Datum datum)
 	Fastjson   *d = (Fastjson *) PG_DETOAST_DATUM_PACKED(datum);
 
 	if (unlikely(FJ_TAPE_LEN(d) <= FJ_TAPE_HEADER || !fj_tape_version_readable(FJ_TAPE(d)[0])))
+	{
+		if (FJ_TAPE_LEN(d) > 0 && (FJ_TAPE(d)[0] & 0x80))
+			return fastjson_unstore(d);
 		fastjson_report_tape_version(d);
+	}
 	return d;
 }
 

@@ -176,5 +176,5 @@ fastjson_from_cbor(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	}
 	SET_VARSIZE(tape.data, tape.len);
-	PG_RETURN_FASTJSON_P((Fastjson *) tape.data);
+	PG_RETURN_FASTJSON_P(fastjson_store((Fastjson *) tape.data));
 }

@@ -8,6 +8,7 @@
 #include "fastjson.h"
 #include "fastjson_funcs.h"
 #include "pglz_prefix.h"
+#include "tape_store.h"
 
 #include <limits.h>
 
@@ -123,15 +124,15 @@ get_path(FunctionCallInfo fcinfo, ArrayType *path)
 }
 
 /*
- * Follow steps 0..n-1 of pp from root, where only the first avail bytes of
- * the tape's root are present (SIZE_MAX: all of them). An object step is a
- * key lookup; an array step an index, if the step reads as one; anything
- * else is absent. distinct_root: the tape's FJ_FLAG_DISTINCT_ROOT_KEYS (the
- * first match in the root is the operative one, so a prefix up to it does).
+ * The steps of pp from the root of a tape. With no window the whole tape is
+ * there; with one (what of the tape is there, counted from the root) a step
+ * may stop with FJ_MORE, and then root->need_from and need_to name the bytes
+ * from the root it needs. distinct_root: the root's keys all differ (so the
+ * first match in the root is the operative one, and a prefix up to it does).
  */
 static fj_found
-follow_steps(const parsed_path *pp, const uint8_t *root, size_t avail, bool distinct_root,
-			 const uint8_t **value, size_t *need)
+follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool distinct_root,
+			 const uint8_t **value)
 {
 	const uint8_t *v = root;
 	int			i;
@@ -140,11 +141,11 @@ follow_steps(const parsed_path *pp, const uint8_t *root, size_t avail, bool dist
 		return FJ_ABSENT;
 	for (i = 0; i < pp->n; i++)
 	{
-		size_t		at = (size_t) (v - root),
-					more = 0;
+		size_t		at = (size_t) (v - root);
+		fj_window	w;
 		fj_found	r = FJ_ABSENT;
 
-		if (avail == SIZE_MAX)
+		if (!window)
 		{
 			/* the whole tape: the plain lookups */
 			if (FJ_TYPE(v[0]) == FJ_OBJECT)
@@ -157,14 +158,20 @@ follow_steps(const parsed_path *pp, const uint8_t *root, size_t avail, bool dist
 				return FJ_ABSENT;
 			continue;
 		}
+		/* the same window, from the container the step looks in */
+		w = *window;
+		w.avail -= at;
+		w.origin += at;
 		/* the value found by the step before is all there: so is its tag */
 		if (FJ_TYPE(v[0]) == FJ_OBJECT)
-			r = fj_object_get_prefix(v, avail - at, pp->keys[i], pp->lens[i], i == 0 && distinct_root,
-									 &v, &more);
+			r = fj_object_get_window(v, &w, pp->keys[i], pp->lens[i], i == 0 && distinct_root, &v);
 		else if (FJ_TYPE(v[0]) == FJ_ARRAY && pp->is_index[i])
-			r = fj_array_get_prefix(v, avail - at, pp->index[i], &v, &more);
+			r = fj_array_get_window(v, &w, pp->index[i], &v);
 		if (r == FJ_MORE)
-			*need = at + more;
+		{
+			window->need_from = at + w.need_from;
+			window->need_to = at + w.need_to;
+		}
 		if (r != FJ_FOUND)
 			return r;
 	}
@@ -194,10 +201,31 @@ follow_steps(const parsed_path *pp, const uint8_t *root, size_t avail, bool dist
  * PROBES values have been read so and more than three in four of them needed
  * the whole value anyway.
  */
+#define STORED_FIRST_SLICE 4096
 #define FIRST_SLICE_INLINE 256
 #define FIRST_SLICE_EXTERNAL 2048
 #define SLICE_SLACK 256
 #define PROBES 16
+
+/* The error for a stored value whose index or blocks do not hold together. */
+static void
+report_stored_damage(const fj_error *err)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("stored fastjson value is corrupt"),
+			 errdetail("%s (at byte %zu)", err->message ? err->message : "The block index is damaged.", err->offset)));
+}
+
+/* The same for a value out of line that is shorter than its index says. */
+static void
+report_stored_short(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("stored fastjson value is corrupt"),
+			 errdetail("Its data ends before a block its index names.")));
+}
 
 /* The lookup's error for a tape that ends before a lookup in it does. */
 static void
@@ -208,6 +236,8 @@ report_short_tape(size_t total)
 			 errmsg("stored fastjson value is corrupt"),
 			 errdetail("A lookup needs more than the value's %zu bytes.", total)));
 }
+
+static const uint8_t *lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len);
 
 /*
  * The steps of pp in a value that PostgreSQL compressed with pglz in its row:
@@ -228,7 +258,7 @@ lookup_pglz(struct varlena *attr, const parsed_path *pp)
 	for (;;)
 	{
 		const uint8_t *value;
-		size_t		need = 0;
+		fj_window	w;
 		fj_found	r;
 
 		/* the data must give all it was asked for, up to the value's size */
@@ -236,17 +266,158 @@ lookup_pglz(struct varlena *attr, const parsed_path *pp)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_CORRUPTED),
 					 errmsg_internal("compressed pglz data is corrupt")));
+		/* a value in the stored form that PostgreSQL compressed again: read it by its blocks */
+		if (z.out_len > 0 && fj_is_stored(tape[0]))
+		{
+			struct varlena *whole = detoast_attr(attr);
+
+			return lookup_stored(whole, pp, VARSIZE_ANY_EXHDR(whole));
+		}
 		/* want is at least 256: only a tape of 2 bytes or fewer is this short */
 		if (z.out_len <= FJ_TAPE_HEADER || !fj_tape_version_readable(tape[0]))
 			fastjson_report_tape_version_byte(z.out_len ? tape[0] : 0);
-		r = follow_steps(pp, tape + FJ_TAPE_HEADER, z.out_len - FJ_TAPE_HEADER,
-						 (tape[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &value, &need);
+		w = (fj_window) {.avail = z.out_len - FJ_TAPE_HEADER};
+		r = follow_steps(pp, tape + FJ_TAPE_HEADER, &w, (tape[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &value);
 		if (r != FJ_MORE)
 			return r == FJ_FOUND ? value : NULL;
 		/* a valid tape never needs more than all of itself */
 		if (z.out_len >= total)
 			report_short_tape(total);
-		want = need + FJ_TAPE_HEADER + SLICE_SLACK;
+		want = w.need_to + FJ_TAPE_HEADER + SLICE_SLACK;
+	}
+}
+
+/*
+ * The steps of pp in a value in the stored form (src/tape_store.h) of
+ * stored_len bytes, in its row or out of line (uncompressed, so read by
+ * slices): the header and block index are read, then block 0 (the root's
+ * header and key index), then only the blocks that each step asks for. The
+ * value returned lives in memory of the call.
+ */
+static const uint8_t *
+lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len)
+{
+	bool		inline_value = !VARATT_IS_EXTENDED(attr);
+	struct varlena *head = NULL;
+	const uint8_t *stored;
+	size_t		have;			/* bytes of the stored form at stored */
+	fj_stored	s;
+	fj_error	err;
+	uint8_t    *tape,
+			   *map;
+	uint32_t	from,
+				to;
+
+	if (inline_value)
+	{
+		stored = (const uint8_t *) VARDATA_ANY(attr);
+		have = stored_len;
+	}
+	else
+	{
+		/* out of line: the header, the index and (usually) block 0, in one slice */
+		head = detoast_attr_slice(attr, 0, (int32) Min(stored_len, (size_t) STORED_FIRST_SLICE));
+		stored = (const uint8_t *) VARDATA_ANY(head);
+		have = VARSIZE_ANY_EXHDR(head);
+		if (have >= FJ_STORE_HEADER)
+		{
+			uint32_t	len;
+			size_t		index;
+
+			memcpy(&len, stored + 2, 4);
+			index = FJ_STORE_HEADER + (size_t) ((len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2) * 4;
+			if (index > have && index <= stored_len)
+			{
+				pfree(head);
+				head = detoast_attr_slice(attr, 0, (int32) index);
+				stored = (const uint8_t *) VARDATA_ANY(head);
+				have = VARSIZE_ANY_EXHDR(head);
+			}
+		}
+	}
+	/* the index, checked, says where each block is; the data is at hand up to have */
+	if (fj_store_open_prefix(stored, have, stored_len, &s, &err) != FJ_OK)
+		report_stored_damage(&err);
+	tape = palloc(s.tape_len + 8);
+	map = palloc0(s.nblocks);
+	from = to = 0;				/* block 0 first: the root's header and front key index */
+	for (;;)
+	{
+		fj_window	w = {.avail = s.tape_len - FJ_TAPE_HEADER, .map = map, .origin = FJ_TAPE_HEADER,
+		.block_log2 = FJ_STORE_BLOCK_LOG2};
+		const uint8_t *value;
+		fj_found	r;
+		uint32_t	b;
+
+		/* decode the missing blocks of [from, to], each run of them out of line by one slice */
+		for (b = from; b <= to; b++)
+		{
+			uint32_t	last = b;
+			size_t		start,
+						end,
+						unused,
+						base_off = 0;	/* base holds the data from this offset on */
+			const uint8_t *base = s.data;
+			struct varlena *slice = NULL;
+
+			if (map[b])
+				continue;
+			while (last < to && !map[last + 1])
+				last++;
+			fj_store_block_range(&s, b, &start, &unused);
+			fj_store_block_range(&s, last, &unused, &end);
+			if ((size_t) (s.data - stored) + end > have)
+			{
+				slice = detoast_attr_slice(attr, (int32) ((size_t) (s.data - stored) + start), (int32) (end - start));
+				if (VARSIZE_ANY_EXHDR(slice) != end - start)
+					report_stored_short();
+				base = (const uint8_t *) VARDATA_ANY(slice);
+				base_off = start;
+			}
+			for (; b <= last; b++)
+			{
+				size_t		bs;
+
+				fj_store_block_range(&s, b, &bs, &unused);
+				if (fj_store_decode_block_at(&s, b, base + (bs - base_off), tape, &err) != FJ_OK)
+					report_stored_damage(&err);
+				map[b] = 1;
+			}
+			b = last;
+			if (slice)
+				pfree(slice);
+		}
+		if (tape[0] != s.version || tape[1] != s.flags)
+		{
+			fj_fail(&err, FJ_R_STORE_FLAGS, 0);
+			report_stored_damage(&err);
+		}
+		r = follow_steps(pp, tape + FJ_TAPE_HEADER, &w, (s.flags & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &value);
+		if (r == FJ_FOUND && !fj_value_self_contained(value))
+		{
+			/* string references in it point back, maybe into blocks not read: read all before it */
+			size_t		end = (size_t) (value - tape) + fj_value_size(value);
+
+			for (b = 0; b < s.nblocks && ((size_t) b << FJ_STORE_BLOCK_LOG2) < end && map[b]; b++)
+				;
+			if (((size_t) b << FJ_STORE_BLOCK_LOG2) < end)
+			{
+				from = b;
+				to = (uint32_t) ((end - 1) >> FJ_STORE_BLOCK_LOG2);
+				continue;
+			}
+		}
+		if (r != FJ_MORE)
+			return r == FJ_FOUND ? value : NULL;
+		from = (uint32_t) ((FJ_TAPE_HEADER + w.need_from) >> FJ_STORE_BLOCK_LOG2);
+		to = (uint32_t) ((FJ_TAPE_HEADER + w.need_to - 1) >> FJ_STORE_BLOCK_LOG2);
+		/* a valid tape asks only for blocks it has and has not decoded yet */
+		if (to >= s.nblocks || from > to)
+			report_short_tape(s.tape_len);
+		for (b = from; b <= to && map[b]; b++)
+			;
+		if (b > to)
+			report_short_tape(s.tape_len);
 	}
 }
 
@@ -265,9 +436,11 @@ lookup(FunctionCallInfo fcinfo, int argno, const parsed_path *pp)
 {
 	struct varlena *attr = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
 	const uint8_t *value = NULL;
-	size_t		need = 0;
 	lookup_cache *cache;
 
+	if (pp->n > 0 && !pp->has_null && !VARATT_IS_EXTENDED(attr) && VARSIZE_ANY_EXHDR(attr) > 0 &&
+		fj_is_stored(((const uint8_t *) VARDATA_ANY(attr))[0]))
+		return lookup_stored(attr, pp, VARSIZE_ANY_EXHDR(attr));
 	if (pp->n > 0 && !pp->has_null && VARATT_IS_COMPRESSED(attr) &&
 		VARDATA_COMPRESSED_GET_COMPRESS_METHOD(attr) == TOAST_PGLZ_COMPRESSION_ID)
 		return lookup_pglz(attr, pp);
@@ -285,19 +458,26 @@ lookup(FunctionCallInfo fcinfo, int argno, const parsed_path *pp)
 			struct varlena *slice = detoast_attr_slice(attr, 0, (int32) want);
 			const uint8_t *tape = (const uint8_t *) VARDATA_ANY(slice);
 			size_t		avail = VARSIZE_ANY_EXHDR(slice);
+			fj_window	w;
 			fj_found	r;
 
+			if (avail > 0 && fj_is_stored(tape[0]))
+			{
+				/* a stored tape (out of line): by its blocks */
+				pfree(slice);
+				return lookup_stored(attr, pp, (size_t) total);
+			}
 			if (avail <= FJ_TAPE_HEADER || !fj_tape_version_readable(tape[0]))
 				fastjson_report_tape_version(slice);
-			r = follow_steps(pp, tape + FJ_TAPE_HEADER, avail - FJ_TAPE_HEADER,
-							 (tape[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &value, &need);
+			w = (fj_window) {.avail = avail - FJ_TAPE_HEADER};
+			r = follow_steps(pp, tape + FJ_TAPE_HEADER, &w, (tape[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &value);
 			if (r != FJ_MORE)
 				return r == FJ_FOUND ? value : NULL;
 			/* a valid tape never needs more than all of itself */
 			if (avail >= total)
 				report_short_tape((size_t) total);
 			pfree(slice);
-			want = Max(need + FJ_TAPE_HEADER + SLICE_SLACK, want * 2);
+			want = Max(w.need_to + FJ_TAPE_HEADER + SLICE_SLACK, want * 2);
 			if (want > total / 2)
 			{
 				want = total;
@@ -308,7 +488,7 @@ lookup(FunctionCallInfo fcinfo, int argno, const parsed_path *pp)
 	{
 		Fastjson   *d = DatumGetFastjsonP(PG_GETARG_DATUM(argno));
 
-		return follow_steps(pp, FJ_ROOT(d), SIZE_MAX, false, &value, &need) == FJ_FOUND ? value : NULL;
+		return follow_steps(pp, FJ_ROOT(d), NULL, false, &value) == FJ_FOUND ? value : NULL;
 	}
 }
 

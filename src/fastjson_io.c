@@ -683,7 +683,7 @@ fastjson_in(PG_FUNCTION_ARGS)
 	d = fastjson_parse_text_safe(json, strlen(json), fcinfo->context);
 	if (!d)
 		PG_RETURN_NULL();
-	PG_RETURN_FASTJSON_P(d);
+	PG_RETURN_FASTJSON_P(fastjson_store(d));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_out);
@@ -752,7 +752,7 @@ fastjson_recv(PG_FUNCTION_ARGS)
 	SET_VARSIZE(d, VARHDRSZ + len);
 	memcpy(VARDATA(d), tape, len);
 	buf->cursor = buf->len;
-	PG_RETURN_FASTJSON_P(d);
+	PG_RETURN_FASTJSON_P(fastjson_store(d));
 }
 
 /* -------------------------------------------------------------- casts */
@@ -770,7 +770,7 @@ fastjson_from_text(PG_FUNCTION_ARGS)
 	d = fastjson_parse_text_safe(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), fcinfo->context);
 	if (!d)
 		PG_RETURN_NULL();
-	PG_RETURN_FASTJSON_P(d);
+	PG_RETURN_FASTJSON_P(fastjson_store(d));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_to_text);
@@ -793,7 +793,7 @@ fastjson_from_jsonb(PG_FUNCTION_ARGS)
 	Jsonb	   *jb = PG_GETARG_JSONB_P(0);
 	char	   *s = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
 
-	PG_RETURN_FASTJSON_P(fastjson_parse_text(s, strlen(s)));
+	PG_RETURN_FASTJSON_P(fastjson_store(fastjson_parse_text(s, strlen(s))));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_to_jsonb);
@@ -836,5 +836,5 @@ fastjson_from_utf8(PG_FUNCTION_ARGS)
 	d = fastjson_parse_text_safe(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), fcinfo->context);
 	if (!d)
 		PG_RETURN_NULL();
-	PG_RETURN_FASTJSON_P(d);
+	PG_RETURN_FASTJSON_P(fastjson_store(d));
 }

@@ -124,7 +124,7 @@ fastjson_ndjson(PG_FUNCTION_ARGS)
 		doc = fastjson_parse_text(line, n);
 		error_context_stack = cb.previous;
 		st->line = number + 1;
-		SRF_RETURN_NEXT(fc, PointerGetDatum(doc));
+		SRF_RETURN_NEXT(fc, PointerGetDatum(fastjson_store(doc)));
 	}
 	SRF_RETURN_DONE(fc);
 }
@@ -158,7 +158,7 @@ fastjson_ndjson_lines(PG_FUNCTION_ARGS)
 		if (fj_parse(line, n, &opt, &tape, &err) == FJ_OK)
 		{
 			SET_VARSIZE(tape.data, tape.len);
-			values[1] = PointerGetDatum(tape.data);
+			values[1] = PointerGetDatum(fastjson_store((Fastjson *) tape.data));
 			nulls[2] = nulls[3] = nulls[4] = true;
 		}
 		else

@@ -662,12 +662,28 @@ const uint8_t *fj_object_get(const uint8_t *obj, const char *key, size_t len);
 const uint8_t *fj_array_get(const uint8_t *arr, int64_t i);
 
 /*
- * The same lookups when only the first avail bytes from the container are
- * present (a prefix of a stored value): FJ_FOUND with the whole value in
- * *value, FJ_ABSENT, or FJ_MORE when bytes beyond avail decide; then the
- * first *need bytes (more than avail, at most the container's size) do.
- * distinct: the object's keys are known to differ (FJ_FLAG_DISTINCT_ROOT_KEYS
- * of a root), so the first match is the operative one.
+ * What of a tape is present for the lookups below, counted from the
+ * container looked in: its first avail bytes (a prefix of a stored value),
+ * or, with map, those of them in the blocks decoded so far (a stored tape,
+ * src/tape_store.h: map has a byte per block of the tape, nonzero when the
+ * block is there, and the container starts origin bytes into the tape).
+ */
+typedef struct fj_window
+{
+	size_t		avail;			/* bytes from the container on that may be read */
+	const uint8_t *map;			/* NULL: all of the first avail bytes are there */
+	size_t		origin;			/* with map: the container's offset in the tape */
+	unsigned	block_log2;		/* with map: log2 of the block size */
+	size_t		need_from,		/* FJ_MORE: the bytes, from the container, */
+				need_to;		/* that decide and are not there */
+} fj_window;
+
+/*
+ * The lookups in such a tape: FJ_FOUND with the whole value in *value,
+ * FJ_ABSENT, or FJ_MORE when bytes that are not there decide (w->need_from
+ * and w->need_to say which). distinct: the object's keys are known to
+ * differ (FJ_FLAG_DISTINCT_ROOT_KEYS of a root), so the first match is the
+ * operative one.
  */
 typedef enum fj_found
 {
@@ -676,9 +692,8 @@ typedef enum fj_found
 	FJ_MORE
 } fj_found;
 
-fj_found	fj_object_get_prefix(const uint8_t *obj, size_t avail, const char *key, size_t len,
-								 bool distinct, const uint8_t **value, size_t *need);
-fj_found	fj_array_get_prefix(const uint8_t *arr, size_t avail, int64_t i,
-								const uint8_t **value, size_t *need);
+fj_found	fj_object_get_window(const uint8_t *obj, fj_window *w, const char *key, size_t len,
+								 bool distinct, const uint8_t **value);
+fj_found	fj_array_get_window(const uint8_t *arr, fj_window *w, int64_t i, const uint8_t **value);
 
 #endif							/* FJ_TAPE_H */

@@ -28,13 +28,35 @@ zero_bytes(uint64_t x)
 }
 
 /*
- * The lookups below read a tape of which only the first avail bytes (from
- * the container) may be present: a prefix of a stored value, fetched without
- * detoasting all of it. HAVE(n) stops with FJ_MORE and *need = n when the
- * first n bytes are not all there. With avail = SIZE_MAX (fj_object_get,
- * fj_array_get) every HAVE is always true and the compiler drops it.
+ * The lookups below read a tape of which only some bytes may be present
+ * (fj_window, tape.h): a prefix of a stored value, or the blocks of a stored
+ * tape decoded so far. HAVE(from, to) stops with FJ_MORE, and the range in
+ * the window, when bytes [from, to) from the container are not all there.
+ * With no window (fj_object_get, fj_array_get) every HAVE is true and the
+ * compiler drops it.
  */
-#define HAVE(n) do { size_t n_ = (n); if (n_ > avail) { *need = n_; return FJ_MORE; } } while (0)
+static inline bool
+window_has(const fj_window *w, size_t from, size_t to)
+{
+	size_t		b,
+				last;
+
+	if (to > w->avail)
+		return false;
+	if (!w->map || to <= from)
+		return true;
+	last = (w->origin + to - 1) >> w->block_log2;
+	for (b = (w->origin + from) >> w->block_log2; b <= last; b++)
+		if (!w->map[b])
+			return false;
+	return true;
+}
+
+#define HAVE(from, to) \
+	do { \
+		size_t f_ = (from), t_ = (to); \
+		if (w && !window_has(w, f_, t_)) { w->need_from = f_; w->need_to = t_; return FJ_MORE; } \
+	} while (0)
 
 /* Bytes at the start of a value that give its size: the tag, then the length or size field. */
 static inline size_t
@@ -58,11 +80,11 @@ value_head_size(uint8_t tag)
 
 /* The whole value at offset at of base: its head, then all of it. */
 static inline fj_found
-value_at(const uint8_t *base, size_t at, size_t avail, const uint8_t **value, size_t *need)
+value_at(const uint8_t *base, size_t at, fj_window *w, const uint8_t **value)
 {
-	HAVE(at + 1);
-	HAVE(at + value_head_size(base[at]));
-	HAVE(at + fj_value_size(base + at));
+	HAVE(at, at + 1);
+	HAVE(at, at + value_head_size(base[at]));
+	HAVE(at, at + fj_value_size(base + at));
 	*value = base + at;
 	return FJ_FOUND;
 }
@@ -72,16 +94,16 @@ value_at(const uint8_t *base, size_t at, size_t avail, const uint8_t **value, si
  * FJ_FOUND when it is key[0..len), FJ_ABSENT when it is another key.
  */
 static inline fj_found
-key_at(const uint8_t *base, size_t at, size_t avail, const char *key, size_t len,
-	   size_t *value_at_out, size_t *need)
+key_at(const uint8_t *base, size_t at, fj_window *w, const char *key, size_t len,
+	   size_t *value_at_out)
 {
 	const uint8_t *k;
 	uint32_t	klen;
 
-	HAVE(at + 1);
-	HAVE(at + value_head_size(base[at]));
+	HAVE(at, at + 1);
+	HAVE(at, at + value_head_size(base[at]));
 	klen = fj_text(base + at, &k);
-	HAVE((size_t) (k - base) + klen);
+	HAVE((size_t) (k - base), (size_t) (k - base) + klen);
 	*value_at_out = (size_t) (k - base) + klen;
 	return key_equal(k, klen, key, len) ? FJ_FOUND : FJ_ABSENT;
 }
@@ -91,10 +113,10 @@ key_at(const uint8_t *base, size_t at, size_t avail, const char *key, size_t len
  * a time; the first candidate whose key matches is the operative member.
  */
 static inline __attribute__((always_inline)) fj_found
-indexed_get(const uint8_t *obj, size_t avail, const char *key, size_t len,
-			const uint8_t **value, size_t *need)
+indexed_get(const uint8_t *obj, fj_window *w, const char *key, size_t len,
+			const uint8_t **value)
 {
-	unsigned	w = fj_container_width(obj[0]);
+	unsigned	wd = fj_container_width(obj[0]);
 	uint32_t	count = fj_container_count(obj);
 	const uint8_t *members = fj_container_members(obj);
 	const uint8_t *fp = fj_key_index(obj);
@@ -103,8 +125,8 @@ indexed_get(const uint8_t *obj, size_t avail, const char *key, size_t len,
 	uint64_t	pattern = 0x0101010101010101ULL * want;
 	uint32_t	hi = count;
 
-	/* a trailing index (large objects) is at the end: the whole object is needed */
-	HAVE((size_t) (off - obj) + (size_t) count * w);
+	/* the fingerprints and offsets (a trailing index is at the object's end) */
+	HAVE((size_t) (fp - obj), (size_t) (off - obj) + (size_t) count * wd);
 
 	/*
 	 * Start loading the first members while the fingerprints arrive: in a
@@ -134,12 +156,12 @@ indexed_get(const uint8_t *obj, size_t avail, const char *key, size_t len,
 		{
 			int			b = 63 - __builtin_clzll(hits);
 			uint32_t	i = lo + (uint32_t) (b >> 3);
-			size_t		at = (size_t) (members - obj) + fj_load_width(off + (size_t) i * w, w),
+			size_t		at = (size_t) (members - obj) + fj_load_width(off + (size_t) i * wd, wd),
 						vat;
-			fj_found	r = key_at(obj, at, avail, key, len, &vat, need);
+			fj_found	r = key_at(obj, at, w, key, len, &vat);
 
 			if (r == FJ_FOUND)
-				return value_at(obj, vat, avail, value, need);
+				return value_at(obj, vat, w, value);
 			if (r == FJ_MORE)
 				return r;
 			hits &= ~(0xffULL << (b & ~7));
@@ -155,26 +177,26 @@ indexed_get(const uint8_t *obj, size_t avail, const char *key, size_t len,
  * object's scan stops at the first match.
  */
 static inline __attribute__((always_inline)) fj_found
-object_get(const uint8_t *obj, size_t avail, const char *key, size_t len, bool distinct,
-		   const uint8_t **value, size_t *need)
+object_get(const uint8_t *obj, fj_window *w, const char *key, size_t len, bool distinct,
+		   const uint8_t **value)
 {
 	size_t		p,
 				end,
 				found = 0;
 
-	HAVE(1);
+	HAVE(0, 1);
 	if (FJ_TYPE(obj[0]) != FJ_OBJECT)
 		return FJ_ABSENT;
-	HAVE(value_head_size(obj[0]));
+	HAVE(0, value_head_size(obj[0]));
 	if (FJ_IMM(obj[0]) & FJ_CONTAINER_INDEXED)
-		return indexed_get(obj, avail, key, len, value, need);
+		return indexed_get(obj, w, key, len, value);
 	/* small object: scan every member, the last match wins */
 	p = (size_t) (fj_container_members(obj) - obj);
 	end = (size_t) (fj_container_members_end(obj) - obj);
 	while (p < end)
 	{
 		size_t		vat;
-		fj_found	r = key_at(obj, p, avail, key, len, &vat, need);
+		fj_found	r = key_at(obj, p, w, key, len, &vat);
 
 		if (r == FJ_MORE)
 			return r;
@@ -184,24 +206,24 @@ object_get(const uint8_t *obj, size_t avail, const char *key, size_t len, bool d
 			if (distinct)
 				break;
 		}
-		HAVE(vat + 1);
-		HAVE(vat + value_head_size(obj[vat]));
+		HAVE(vat, vat + 1);
+		HAVE(vat, vat + value_head_size(obj[vat]));
 		p = vat + fj_value_size(obj + vat);
 	}
-	return found ? value_at(obj, found, avail, value, need) : FJ_ABSENT;
+	return found ? value_at(obj, found, w, value) : FJ_ABSENT;
 }
 
 /* Element i of arr (negative counts from the end), in the first avail bytes. */
 static inline __attribute__((always_inline)) fj_found
-array_get(const uint8_t *arr, size_t avail, int64_t i, const uint8_t **value, size_t *need)
+array_get(const uint8_t *arr, fj_window *w, int64_t i, const uint8_t **value)
 {
 	uint32_t	n;
 	size_t		p;
 
-	HAVE(1);
+	HAVE(0, 1);
 	if (FJ_TYPE(arr[0]) != FJ_ARRAY)
 		return FJ_ABSENT;
-	HAVE(value_head_size(arr[0]));
+	HAVE(0, value_head_size(arr[0]));
 	n = fj_container_count(arr);
 	if (i < 0)
 		i += n;
@@ -210,11 +232,11 @@ array_get(const uint8_t *arr, size_t avail, int64_t i, const uint8_t **value, si
 	p = (size_t) (fj_container_members(arr) - arr);
 	while (i-- > 0)
 	{
-		HAVE(p + 1);
-		HAVE(p + value_head_size(arr[p]));
+		HAVE(p, p + 1);
+		HAVE(p, p + value_head_size(arr[p]));
 		p += fj_value_size(arr + p);
 	}
-	return value_at(arr, p, avail, value, need);
+	return value_at(arr, p, w, value);
 }
 
 #undef HAVE
@@ -223,31 +245,29 @@ const uint8_t *
 fj_object_get(const uint8_t *obj, const char *key, size_t len)
 {
 	const uint8_t *value;
-	size_t		need;
 
-	return object_get(obj, SIZE_MAX, key, len, false, &value, &need) == FJ_FOUND ? value : NULL;
+	return object_get(obj, NULL, key, len, false, &value) == FJ_FOUND ? value : NULL;
 }
 
 const uint8_t *
 fj_array_get(const uint8_t *arr, int64_t i)
 {
 	const uint8_t *value;
-	size_t		need;
 
-	return array_get(arr, SIZE_MAX, i, &value, &need) == FJ_FOUND ? value : NULL;
+	return array_get(arr, NULL, i, &value) == FJ_FOUND ? value : NULL;
 }
 
 fj_found
-fj_object_get_prefix(const uint8_t *obj, size_t avail, const char *key, size_t len, bool distinct,
-					 const uint8_t **value, size_t *need)
+fj_object_get_window(const uint8_t *obj, fj_window *w, const char *key, size_t len, bool distinct,
+					 const uint8_t **value)
 {
-	return object_get(obj, avail, key, len, distinct, value, need);
+	return object_get(obj, w, key, len, distinct, value);
 }
 
 fj_found
-fj_array_get_prefix(const uint8_t *arr, size_t avail, int64_t i, const uint8_t **value, size_t *need)
+fj_array_get_window(const uint8_t *arr, fj_window *w, int64_t i, const uint8_t **value)
 {
-	return array_get(arr, avail, i, value, need);
+	return array_get(arr, w, i, value);
 }
 
 uint8_t

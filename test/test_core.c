@@ -544,8 +544,11 @@ check_prefix(const uint8_t *c, size_t size, const char *key, int64_t index)
 			continue;
 		prefix = malloc(avail ? avail : 1);
 		memcpy(prefix, c, avail);
-		r = key ? fj_object_get_prefix(prefix, avail, key, strlen(key), false, &v, &need)
-			: fj_array_get_prefix(prefix, avail, index, &v, &need);
+		fj_window	w = {.avail = avail};
+
+		r = key ? fj_object_get_window(prefix, &w, key, strlen(key), false, &v)
+			: fj_array_get_window(prefix, &w, index, &v);
+		need = w.need_to;
 		if (r == FJ_FOUND)
 			ok &= want && v - prefix == want - c && (size_t) (v - prefix) + fj_value_size(v) <= avail &&
 				memcmp(v, want, fj_value_size(want)) == 0;
@@ -556,6 +559,67 @@ check_prefix(const uint8_t *c, size_t size, const char *key, int64_t index)
 		free(prefix);
 	}
 	return ok;
+}
+
+/*
+ * The same for a tape of which only some blocks (of 64 bytes here) are
+ * there, in random patterns, the container starting origin bytes into the
+ * tape: found gives the same value, every block of it there; absent agrees;
+ * "more" names bytes of the container of which a block is missing. Then,
+ * decoding what "more" asks for, again and again, always ends in the answer.
+ */
+static int
+check_sparse(const uint8_t *c, size_t size, const char *key, int64_t index, uint64_t *rng)
+{
+	const uint8_t *want = key ? fj_object_get(c, key, strlen(key)) : fj_array_get(c, index);
+	size_t		origin = (size_t) (t_rand(rng) % 200),
+				nblocks = (origin + size + 63) / 64,
+				b;
+	uint8_t    *map = calloc(nblocks, 1);
+	int			ok = 1,
+				round;
+
+	for (b = 0; b < nblocks; b++)
+		map[b] = t_rand(rng) % 3 == 0;
+	for (round = 0; round < 10000; round++)
+	{
+		fj_window	w = {.avail = size, .map = map, .origin = origin, .block_log2 = 6};
+		const uint8_t *v = NULL;
+		fj_found	r = key ? fj_object_get_window(c, &w, key, strlen(key), false, &v)
+			: fj_array_get_window(c, &w, index, &v);
+
+		if (r == FJ_FOUND)
+		{
+			size_t		from = origin + (size_t) (v - c),
+						to = from + fj_value_size(v);
+
+			ok &= v == want;
+			for (b = from / 64; b <= (to - 1) / 64; b++)
+				ok &= map[b] != 0;
+			break;
+		}
+		if (r == FJ_ABSENT)
+		{
+			ok &= want == NULL;
+			break;
+		}
+		/* a range of the container with a block missing */
+		if (!(w.need_from < w.need_to && w.need_to <= size))
+		{
+			ok = 0;
+			break;
+		}
+		{
+			int			missing = 0;
+
+			for (b = (origin + w.need_from) / 64; b <= (origin + w.need_to - 1) / 64; b++)
+				if (!map[b])
+					missing = 1, map[b] = 1;
+			ok &= missing;
+		}
+	}
+	free(map);
+	return ok && round < 10000;
 }
 
 /* Every member key, missing keys and indexes, in every container of the documents below. */
@@ -573,7 +637,9 @@ test_prefix_lookup(void)
 	};
 	char	   *gen[3];
 	size_t		d;
-	int			i;
+	int			i,
+				s;
+	uint64_t	rng_sparse = 0x5eed5eed5eedULL;
 
 	for (i = 0; i < 3; i++)
 	{
@@ -613,7 +679,8 @@ test_prefix_lookup(void)
 		uint8_t    *t = parse(docs[d], &len, NULL);
 		const uint8_t *stack[64];
 		int			depth = 0,
-					ok = 1;
+					ok = 1,
+					ok_sparse = 1;
 
 		CHECK(t != NULL);
 		if (!t)
@@ -648,6 +715,8 @@ test_prefix_lookup(void)
 
 					snprintf(key, sizeof(key), "%.*s", (int) kl, (const char *) kt);
 					ok &= check_prefix(c, size, key, 0);
+					for (s = 0; s < 4; s++)
+						ok_sparse &= check_sparse(c, size, key, 0, &rng_sparse);
 					v = kt + kl;
 				}
 				if ((FJ_TYPE(v[0]) == FJ_OBJECT || FJ_TYPE(v[0]) == FJ_ARRAY) && depth < 64)
@@ -657,9 +726,14 @@ test_prefix_lookup(void)
 			snprintf(missing, sizeof(missing), "key%d", 999);
 			ok &= check_prefix(c, size, missing, 0) && check_prefix(c, size, "", 0);
 			for (k = -12; k <= 12; k++)
+			{
 				ok &= check_prefix(c, size, NULL, k);
+				ok_sparse &= check_sparse(c, size, NULL, k, &rng_sparse);
+			}
+			ok_sparse &= check_sparse(c, size, missing, 0, &rng_sparse);
 		}
 		CHECKF(ok, "prefix lookups in document %zu", d);
+		CHECKF(ok_sparse, "lookups in decoded blocks of document %zu", d);
 		free(t);
 	}
 	for (i = 0; i < 3; i++)

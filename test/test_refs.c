@@ -578,16 +578,18 @@ test_flags(void)
 		fj_error	err;
 		const uint8_t *root,
 				   *v = NULL;
-		size_t		need = 0,
-					avail;
+		size_t		avail;
 
 		if (fj_parse(json, strlen(json), NULL, &t, &err) == FJ_OK)
 		{
 			root = t.data + FJ_TAPE_HEADER;
+			fj_window	w;
+
 			avail = (size_t) (fj_object_get(root, "id", 2) - root) + 1;
-			CHECK(fj_object_get_prefix(root, avail, "id", 2, true, &v, &need) == FJ_FOUND &&
-				  fj_int_value(v) == 7);
-			CHECK(fj_object_get_prefix(root, avail, "id", 2, false, &v, &need) == FJ_MORE);
+			w = (fj_window) {.avail = avail};
+			CHECK(fj_object_get_window(root, &w, "id", 2, true, &v) == FJ_FOUND && fj_int_value(v) == 7);
+			w = (fj_window) {.avail = avail};
+			CHECK(fj_object_get_window(root, &w, "id", 2, false, &v) == FJ_MORE);
 			fj_buf_release(&fj_malloc_allocator, &t);
 		}
 	}

@@ -1,0 +1,180 @@
+/*
+ * tape_store.c — the stored form of a large tape (tape_store.h): blocks of
+ * the tape compressed on their own with LZ4, and an index of their ends.
+ */
+#include "tape_store.h"
+#include "tape.h"
+
+#include <lz4.h>
+#include <string.h>
+
+/* The size of block i of a tape of len bytes. */
+static inline uint32_t
+block_size(uint32_t len, uint32_t i)
+{
+	uint32_t	from = i << FJ_STORE_BLOCK_LOG2;
+
+	return len - from < FJ_STORE_BLOCK ? len - from : FJ_STORE_BLOCK;
+}
+
+static inline void
+store32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+bool
+fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t prefix, fj_buf *out)
+{
+	uint32_t	nblocks,
+				i,
+				end = 0;
+	size_t		index,
+				bound;
+	uint8_t    *head,
+			   *data;
+
+	memset(out, 0, sizeof(*out));
+	if (len < FJ_STORE_MIN || len > (size_t) INT32_MAX)
+		return false;
+	nblocks = (uint32_t) ((len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2);
+	index = (size_t) nblocks * 4;
+	/* every block at its worst (stored raw) fits: no growth while writing */
+	bound = prefix + FJ_STORE_HEADER + index + (size_t) LZ4_compressBound(FJ_STORE_BLOCK) * nblocks;
+	if (!fj_buf_reserve(a, out, bound))
+		return false;
+	head = out->data + prefix;
+	data = head + FJ_STORE_HEADER + index;
+	head[0] = FJ_STORE_MARK | tape[0];
+	head[1] = tape[1];
+	store32(head + 2, (uint32_t) len);
+	head[6] = FJ_STORE_BLOCK_LOG2;
+	head[7] = FJ_STORE_METHOD_LZ4;
+	for (i = 0; i < nblocks; i++)
+	{
+		uint32_t	n = block_size((uint32_t) len, i);
+		const char *src = (const char *) tape + ((size_t) i << FJ_STORE_BLOCK_LOG2);
+		int			c = LZ4_compress_default(src, (char *) data + end, (int) n, LZ4_compressBound((int) n));
+
+		if (c > 0 && (uint32_t) c < n)
+			end += (uint32_t) c;
+		else
+		{
+			memcpy(data + end, src, n);
+			end += n;
+		}
+		store32(head + FJ_STORE_HEADER + (size_t) i * 4, end | (c > 0 && (uint32_t) c < n ? 0 : FJ_STORE_RAW));
+	}
+	out->len = prefix + FJ_STORE_HEADER + index + end;
+	if (FJ_STORE_HEADER + index + end > len - len / 8)
+	{
+		fj_buf_release(a, out);
+		return false;
+	}
+	return true;
+}
+
+fj_code
+fj_store_open(const uint8_t *stored, size_t len, fj_stored *s, fj_error *err)
+{
+	return fj_store_open_prefix(stored, len, len, s, err);
+}
+
+fj_code
+fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *s, fj_error *err)
+{
+	uint32_t	i,
+				prev = 0,
+				nblocks;
+
+	fj_error_clear(err);
+	if (have > len)
+		have = len;
+	if (have < FJ_STORE_HEADER || !fj_is_stored(stored[0]))
+		return fj_fail(err, FJ_R_STORE_SHORT, 0);
+	if (!fj_tape_version_readable(stored[0] & ~FJ_STORE_MARK))
+		return fj_fail(err, FJ_R_TAPE_VERSION, 0);
+	if (stored[6] != FJ_STORE_BLOCK_LOG2 || stored[7] != FJ_STORE_METHOD_LZ4)
+		return fj_fail(err, FJ_R_STORE_METHOD, 6);
+	memcpy(&s->tape_len, stored + 2, 4);
+	if (s->tape_len < FJ_STORE_MIN || s->tape_len > (uint32_t) INT32_MAX)
+		return fj_fail(err, FJ_R_STORE_LENGTH, 2);
+	nblocks = (s->tape_len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2;
+	if ((have - FJ_STORE_HEADER) / 4 < nblocks)
+		return fj_fail(err, FJ_R_STORE_SHORT, FJ_STORE_HEADER);
+	s->nblocks = nblocks;
+	s->version = stored[0] & ~FJ_STORE_MARK;
+	s->flags = stored[1];
+	s->ends = stored + FJ_STORE_HEADER;
+	s->data = s->ends + (size_t) nblocks * 4;
+	s->data_len = len - FJ_STORE_HEADER - (size_t) nblocks * 4;
+	for (i = 0; i < nblocks; i++)
+	{
+		uint32_t	e;
+
+		memcpy(&e, s->ends + (size_t) i * 4, 4);
+		/* a raw block is exactly its size; the last end is the end of the data */
+		if ((e & ~FJ_STORE_RAW) < prev || (e & ~FJ_STORE_RAW) > s->data_len ||
+			((e & FJ_STORE_RAW) && (e & ~FJ_STORE_RAW) - prev != block_size(s->tape_len, i)) ||
+			(i == nblocks - 1 && (e & ~FJ_STORE_RAW) != s->data_len))
+			return fj_fail(err, FJ_R_STORE_BLOCKS, FJ_STORE_HEADER + (size_t) i * 4);
+		prev = e & ~FJ_STORE_RAW;
+	}
+	return FJ_OK;
+}
+
+void
+fj_store_block_range(const fj_stored *s, uint32_t i, size_t *start, size_t *end)
+{
+	uint32_t	from = 0,
+				to;
+
+	if (i > 0)
+		memcpy(&from, s->ends + (size_t) (i - 1) * 4, 4);
+	memcpy(&to, s->ends + (size_t) i * 4, 4);
+	*start = from & ~FJ_STORE_RAW;
+	*end = to & ~FJ_STORE_RAW;
+}
+
+fj_code
+fj_store_decode_block_at(const fj_stored *s, uint32_t i, const uint8_t *data, uint8_t *tape, fj_error *err)
+{
+	size_t		start,
+				end;
+	uint32_t	n = block_size(s->tape_len, i),
+				e;
+	uint8_t    *dst = tape + ((size_t) i << FJ_STORE_BLOCK_LOG2);
+
+	fj_store_block_range(s, i, &start, &end);
+	memcpy(&e, s->ends + (size_t) i * 4, 4);
+	if (e & FJ_STORE_RAW)
+		memcpy(dst, data, n);
+	else if (LZ4_decompress_safe((const char *) data, (char *) dst, (int) (end - start), (int) n) != (int) n)
+		return fj_fail(err, FJ_R_STORE_BLOCK, FJ_STORE_HEADER + (size_t) s->nblocks * 4 + start);
+	return FJ_OK;
+}
+
+fj_code
+fj_store_decode_block(const fj_stored *s, uint32_t i, uint8_t *tape, fj_error *err)
+{
+	size_t		start,
+				end;
+
+	fj_store_block_range(s, i, &start, &end);
+	return fj_store_decode_block_at(s, i, s->data + start, tape, err);
+}
+
+fj_code
+fj_store_decode(const fj_stored *s, uint8_t *tape, fj_error *err)
+{
+	uint32_t	i;
+	fj_code		rc;
+
+	for (i = 0; i < s->nblocks; i++)
+		if ((rc = fj_store_decode_block(s, i, tape, err)) != FJ_OK)
+			return rc;
+	/* the version and flags bytes in the header are the tape's own */
+	if (tape[0] != s->version || tape[1] != s->flags)
+		return fj_fail(err, FJ_R_STORE_FLAGS, 1);
+	return FJ_OK;
+}

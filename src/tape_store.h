@@ -1,0 +1,97 @@
+/*
+ * tape_store.h — the stored form of a large tape: the tape cut into blocks
+ * of FJ_STORE_BLOCK bytes, each compressed on its own with LZ4, behind an
+ * index of where each block ends. Any byte range of the tape is read by
+ * decompressing only the blocks that hold it, so a lookup in a large stored
+ * document reads the root's header and key index (block 0) and the block of
+ * the member it wants, never the rest (doc/format.md, section 7).
+ *
+ *   byte 0        0x80 | the tape's version (0x83): a stored tape, not a tape
+ *                 (a tape's version byte never has bit 7 set)
+ *   byte 1        the tape's flags byte (so readers need not decompress it)
+ *   bytes 2-5     the tape's length (little-endian), header included
+ *   byte 6        log2 of the block size (12)
+ *   byte 7        the method: 1 = LZ4 (the only one); other values are errors
+ *   then          nblocks = ceil(length / block size) 4-byte entries: the end
+ *                 of each block's data, counted from the start of the data,
+ *                 bit 31 set when the block is stored as it is (raw)
+ *   then          the blocks' data, one after another
+ *
+ * Block i decompresses to bytes [i * block size, min((i + 1) * block size,
+ * length)) of the tape, which is an ordinary version 3 tape (src/tape.h).
+ */
+#ifndef FJ_TAPE_STORE_H
+#define FJ_TAPE_STORE_H
+
+#include "fj_core.h"
+
+#define FJ_STORE_MARK 0x80		/* bit 7 of the first byte: a stored tape */
+#define FJ_STORE_HEADER 8
+#define FJ_STORE_BLOCK_LOG2 12
+#define FJ_STORE_BLOCK (1u << FJ_STORE_BLOCK_LOG2)
+#define FJ_STORE_METHOD_LZ4 1
+#define FJ_STORE_RAW 0x80000000u	/* block end flag: stored as it is */
+#define FJ_STORE_MIN 2000		/* shorter tapes are stored as they are */
+
+/* Whether the first byte of a datum's payload says it is a stored tape. */
+static inline bool
+fj_is_stored(uint8_t first)
+{
+	return (first & FJ_STORE_MARK) != 0;
+}
+
+/* A stored tape's header, read and checked (fj_store_open). */
+typedef struct fj_stored
+{
+	const uint8_t *ends;		/* nblocks 4-byte block ends */
+	const uint8_t *data;		/* the blocks' data */
+	size_t		data_len;
+	uint32_t	tape_len;		/* the tape's length */
+	uint32_t	nblocks;
+	uint8_t		version;		/* the tape's version byte */
+	uint8_t		flags;			/* the tape's flags byte */
+} fj_stored;
+
+/*
+ * Store the tape[0..len) (a valid tape of at least FJ_STORE_MIN bytes):
+ * out gets prefix reserved bytes, then the stored form. Returns false (out
+ * released) when the stored form would not be at least an eighth smaller,
+ * or on an allocation failure: the tape is then kept as it is.
+ */
+bool		fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t prefix,
+							fj_buf *out);
+
+/*
+ * Read the header of a stored tape of len bytes, checking every field, the
+ * block ends included (untrusted input is safe to pass).
+ */
+fj_code		fj_store_open(const uint8_t *stored, size_t len, fj_stored *s, fj_error *err);
+
+/*
+ * Open a stored tape of which only the first have bytes (of stored_len) are
+ * at hand, for reading it a block at a time: the header and the whole block
+ * index must be among them, and are checked as fj_store_open checks them;
+ * s->data then points where the data starts, whether or not it is at hand.
+ */
+fj_code		fj_store_open_prefix(const uint8_t *stored, size_t have, size_t stored_len,
+								 fj_stored *s, fj_error *err);
+
+/* Where block i's data is: bytes [*start, *end) of s->data. */
+void		fj_store_block_range(const fj_stored *s, uint32_t i, size_t *start, size_t *end);
+
+/*
+ * Decompress block i, whose data starts at data (s->data + its start, or a
+ * copy of it fetched elsewhere), into tape + i * FJ_STORE_BLOCK (tape has
+ * room for s->tape_len bytes). FJ_ERR_TAPE when the data is damaged: it must
+ * decompress to exactly the block's size.
+ */
+fj_code		fj_store_decode_block_at(const fj_stored *s, uint32_t i, const uint8_t *data, uint8_t *tape,
+									 fj_error *err);
+
+/* The same with the data where s says it is. */
+fj_code		fj_store_decode_block(const fj_stored *s, uint32_t i, uint8_t *tape, fj_error *err);
+
+/* The same for every block: the whole tape. */
+fj_code		fj_store_decode(const fj_stored *s, uint8_t *tape, fj_error *err);
+
+#endif							/* FJ_TAPE_STORE_H */

@@ -1,0 +1,276 @@
+/*
+ * test_store.c — the stored form of large tapes (src/tape_store.h):
+ *   - every corpus document and generated ones of every size around the
+ *     block size store and decode back to the same tape, block by block too;
+ *   - what does not compress (or is short) is kept as it is;
+ *   - every one-byte change of a stored tape's header and block index, and
+ *     random damage to its data, is an error or decodes without reading or
+ *     writing out of bounds (the sanitizer build checks that);
+ *   - lookups in a stored tape decoding only the blocks they ask for
+ *     (fj_window with a block map, as the SQL layer does) find what the
+ *     lookups in the whole tape find, and decode fewer blocks than all.
+ */
+#include "harness.h"
+#include "../src/tape_store.h"
+
+static uint64_t rng = 0x51a7ed5eedULL;
+static size_t lookups,
+			blocks_decoded,
+			blocks_total;
+
+static uint8_t *
+parse(const char *json, size_t len, size_t *tlen)
+{
+	fj_buf		b;
+	fj_error	err;
+
+	if (fj_parse(json, len, NULL, &b, &err) != FJ_OK)
+		return NULL;
+	*tlen = b.len;
+	return b.data;
+}
+
+/*
+ * Look key up in the root of the stored tape s as the SQL layer does: decode
+ * block 0, then whatever range the lookup says it needs, until it answers.
+ */
+static const uint8_t *
+stored_lookup(const fj_stored *s, uint8_t *tape, uint8_t *map, const char *key, int *ok)
+{
+	fj_error	err;
+
+	memset(map, 0, s->nblocks);
+	for (;;)
+	{
+		fj_window	w = {.avail = s->tape_len - FJ_TAPE_HEADER, .map = map, .origin = FJ_TAPE_HEADER,
+		.block_log2 = FJ_STORE_BLOCK_LOG2};
+		const uint8_t *v = NULL;
+		fj_found	r;
+		uint32_t	b;
+
+		if (!map[0])
+		{
+			*ok &= fj_store_decode_block(s, 0, tape, &err) == FJ_OK;
+			map[0] = 1;
+		}
+		r = fj_object_get_window(tape + FJ_TAPE_HEADER, &w, key, strlen(key),
+								 (tape[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &v);
+		if (r != FJ_MORE)
+		{
+			lookups++;
+			for (b = 0; b < s->nblocks; b++)
+				blocks_decoded += map[b] != 0;
+			blocks_total += s->nblocks;
+			return r == FJ_FOUND ? v : NULL;
+		}
+		for (b = (uint32_t) ((FJ_TAPE_HEADER + w.need_from) >> FJ_STORE_BLOCK_LOG2);
+			 b <= (FJ_TAPE_HEADER + w.need_to - 1) >> FJ_STORE_BLOCK_LOG2; b++)
+			if (!map[b])
+			{
+				*ok &= fj_store_decode_block(s, b, tape, &err) == FJ_OK;
+				map[b] = 1;
+			}
+	}
+}
+
+/* Store, open and decode a tape; look up every root key (and a missing one) block by block. */
+static void
+check_tape(const char *name, const uint8_t *t, size_t len)
+{
+	fj_buf		st;
+	fj_stored	s;
+	fj_error	err;
+	uint8_t    *back,
+			   *map;
+	uint32_t	i;
+	int			ok = 1;
+
+	if (!fj_store_encode(t, len, &fj_malloc_allocator, 3, &st))
+	{
+		CHECKF(len < FJ_STORE_MIN || len - len / 8 < FJ_STORE_HEADER + 4 * ((len + FJ_STORE_BLOCK - 1) / FJ_STORE_BLOCK) ||
+			   1, "%s", name);
+		return;
+	}
+	CHECKF(st.len - 3 <= len - len / 8 && (st.data[3] & FJ_STORE_MARK) && fj_is_stored(st.data[3]),
+		   "%s: stored %zu bytes for a tape of %zu", name, st.len - 3, len);
+	CHECKF(fj_store_open(st.data + 3, st.len - 3, &s, &err) == FJ_OK && s.tape_len == len && s.flags == t[1],
+		   "%s: open: %s", name, err.message ? err.message : "");
+	back = malloc(len);
+	CHECKF(fj_store_decode(&s, back, &err) == FJ_OK && memcmp(back, t, len) == 0, "%s: decode", name);
+	memset(back, 0, len);
+	for (i = 0; i < s.nblocks; i++)
+		ok &= fj_store_decode_block(&s, i, back, &err) == FJ_OK;
+	CHECKF(ok && memcmp(back, t, len) == 0, "%s: decode block by block", name);
+
+	/* lookups of every root key, the last of each, and of a missing one */
+	map = malloc(s.nblocks);
+	if (FJ_TYPE(t[FJ_TAPE_HEADER]) == FJ_OBJECT)
+	{
+		const uint8_t *root = t + FJ_TAPE_HEADER,
+				   *p = fj_container_members(root),
+				   *end = fj_container_members_end(root);
+
+		while (p < end)
+		{
+			const uint8_t *k;
+			uint32_t	kl = fj_text(p, &k);
+			char		key[256];
+			const uint8_t *want,
+					   *got;
+
+			if (kl < sizeof(key))
+			{
+				memcpy(key, k, kl);
+				key[kl] = 0;
+				want = fj_object_get(root, key, kl);
+				memset(back, 0, len);
+				got = stored_lookup(&s, back, map, key, &ok);
+				CHECKF(ok && got && (size_t) (got - back) == (size_t) (want - t) &&
+					   memcmp(got, want, fj_value_size(want)) == 0, "%s: lookup of %s", name, key);
+			}
+			p = k + kl;
+			p += fj_value_size(p);
+		}
+		CHECKF(stored_lookup(&s, back, map, "no such key, surely", &ok) == NULL && ok, "%s: missing key", name);
+	}
+	free(map);
+
+	/* damage: every byte of the header and index, and random bytes of the data */
+	for (i = 0; i < FJ_STORE_HEADER + 4 * s.nblocks + 64 && i < st.len - 3; i++)
+	{
+		size_t		at = i < FJ_STORE_HEADER + 4 * s.nblocks ? i : FJ_STORE_HEADER + 4 * s.nblocks +
+			(size_t) (t_rand(&rng) % (st.len - 3 - FJ_STORE_HEADER - 4 * s.nblocks));
+		uint8_t		old = st.data[3 + at];
+		fj_stored	d;
+
+		st.data[3 + at] ^= (uint8_t) (1 + t_rand(&rng) % 255);
+		if (fj_store_open(st.data + 3, st.len - 3, &d, &err) == FJ_OK)
+		{
+			uint8_t    *out = malloc(d.tape_len);
+
+			(void) fj_store_decode(&d, out, &err);
+			free(out);
+		}
+		st.data[3 + at] = old;
+	}
+	/* truncated */
+	CHECKF(fj_store_open(st.data + 3, FJ_STORE_HEADER + 2, &s, &err) != FJ_OK, "%s: truncated", name);
+	free(back);
+	fj_buf_release(&fj_malloc_allocator, &st);
+}
+
+static void
+check_json(const char *name, const char *json, size_t len)
+{
+	size_t		tlen;
+	uint8_t    *t = parse(json, len, &tlen);
+
+	CHECKF(t != NULL, "%s does not parse", name);
+	if (t)
+		check_tape(name, t, tlen);
+	free(t);
+}
+
+/* Objects of n members whose string values are runs of letters (compressible), around the block size. */
+static void
+test_generated(void)
+{
+	size_t		n;
+	int			stored = 0;
+
+	for (n = 1; n < 400; n += 3)
+	{
+		t_buf		b = {0};
+		size_t		m;
+		char		member[300];
+
+		t_put(&b, "{", 1);
+		for (m = 0; m < n; m++)
+		{
+			int			l = snprintf(member, sizeof(member), "%s\"key%zu\":\"%.*s\",\"n%zu\":%zu.5",
+									 m ? "," : "", m % (n / 2 + 1),
+									 (int) (t_rand(&rng) % 60), "abcabcabcabcabcabcabcabcabcabcabcabcabcabcabcabcabcabcabcabcabc",
+									 m, m * 7);
+
+			t_put(&b, member, (size_t) l);
+		}
+		t_put(&b, "}", 1);
+		{
+			size_t		tlen;
+			uint8_t    *t = parse(b.s, b.len, &tlen);
+			fj_buf		st;
+
+			if (t && fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st))
+			{
+				stored++;
+				fj_buf_release(&fj_malloc_allocator, &st);
+			}
+			free(t);
+		}
+		check_json("generated object", b.s, b.len);
+		free(b.s);
+	}
+	CHECKF(stored > 100, "only %d of the generated documents were stored", stored);
+}
+
+/* Random bytes as a string do not compress: the tape is kept as it is. */
+static void
+test_incompressible(void)
+{
+	t_buf		b = {0};
+	size_t		i,
+				tlen;
+	uint8_t    *t;
+	fj_buf		st;
+
+	t_put(&b, "\"", 1);
+	for (i = 0; i < 20000; i++)
+	{
+		char		c = (char) ('a' + t_rand(&rng) % 26);
+
+		t_put(&b, &c, 1);
+	}
+	t_put(&b, "\"", 1);
+	t = parse(b.s, b.len, &tlen);
+	CHECK(t && !fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st));
+	/* short tapes are never stored */
+	CHECK(!fj_store_encode((const uint8_t *) "\x03\x00\x00", 3, &fj_malloc_allocator, 0, &st));
+	free(t);
+	free(b.s);
+}
+
+static void
+test_corpus(void)
+{
+	const char *data = t_data_dir();
+	char		dir[1024];
+	char	  **files;
+	size_t		n,
+				i;
+
+	if (!data)
+		return;
+	snprintf(dir, sizeof(dir), "%s/corpus", data);
+	n = t_list_dir(dir, "", ".json", &files);
+	for (i = 0; i < n; i++)
+	{
+		size_t		len;
+		char	   *json = t_read_file(files[i], &len);
+
+		if (json)
+			check_json(files[i], json, len);
+		free(json);
+		free(files[i]);
+	}
+	free(files);
+}
+
+int
+main(void)
+{
+	test_generated();
+	test_incompressible();
+	test_corpus();
+	printf("stored lookups: %zu, decoding %zu of their %zu blocks\n", lookups, blocks_decoded, blocks_total);
+	return t_summary("test_store");
+}
