@@ -133,6 +133,13 @@ void		fj_number_split(const uint8_t *s, size_t len, fj_number_parts *n);
 bool		fj_number_is_double(const fj_number_parts *n, double *d);
 
 /*
+ * The same for the decimal (-1)^negative * w * 10^q, w of sig digits and
+ * not a multiple of 10 (or zero): what fj_number_is_double decides once the
+ * text is read, for callers that read it themselves.
+ */
+bool		fj_decimal_is_double(bool negative, uint64_t w, int sig, int q, double *d);
+
+/*
  * Whether the finite double d is exactly a binary16 value; *bits gets its
  * encoding.
  */
