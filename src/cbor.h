@@ -109,6 +109,8 @@ fj_code		fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_op
  * "0.0001", "1e-05", "1e+16", "1.1", "-0.0", "5e-324"). Returns its length.
  */
 size_t		fj_double_shortest(double d, char *out);
+/* The same; *exponent tells whether the text has an exponent (else it has a point). */
+size_t		fj_double_shortest_form(double d, char *out, bool *exponent);
 
 /* A JSON number's text split into its parts (the text must be valid). */
 typedef struct fj_number_parts

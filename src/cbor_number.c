@@ -374,6 +374,14 @@ slow:
 size_t
 fj_double_shortest(double d, char *out)
 {
+	bool		exponent;
+
+	return fj_double_shortest_form(d, out, &exponent);
+}
+
+size_t
+fj_double_shortest_form(double d, char *out, bool *exponent)
+{
 	char		digits[20];
 	char	   *o = out;
 	double		a = fabs(d);
@@ -385,6 +393,7 @@ fj_double_shortest(double d, char *out)
 
 	if (signbit(d))
 		*o++ = '-';
+	*exponent = false;
 	if (a == 0)
 	{
 		memcpy(o, "0.0", 3);
@@ -398,6 +407,7 @@ fj_double_shortest(double d, char *out)
 	{
 		int			e = x < 0 ? -x : x;
 
+		*exponent = true;
 		*o++ = digits[0];
 		if (n > 1)
 		{
