@@ -211,13 +211,27 @@ static fj_code
 put_double(encoder *e, double d)
 {
 	uint16_t	half;
+	uint64_t	bits;
 	uint8_t    *w;
 	fj_code		rc = reserve(e, 9);
 
 	if (rc != FJ_OK)
 		return rc;
 	w = WP(e);
-	if (fj_double_to_half(d, &half))
+	memcpy(&bits, &d, 8);
+	/*
+	 * A binary32 value has at most 24 significant bits, so the low 29 of a
+	 * double's 52 fraction bits are zero (a binary16 value needs 42): most
+	 * doubles are neither, seen at once.
+	 */
+	if (bits & ((1ULL << 29) - 1))
+	{
+		bits = __builtin_bswap64(bits);
+		w[0] = 0xfb;
+		memcpy(w + 1, &bits, 8);
+		e->out.len += 9;
+	}
+	else if (fj_double_to_half(d, &half))
 	{
 		w[0] = 0xf9;
 		w[1] = (uint8_t) (half >> 8);
@@ -227,19 +241,16 @@ put_double(encoder *e, double d)
 	else if (fabs(d) <= FLT_MAX && (double) (float) d == d)
 	{
 		float		f = (float) d;
-		uint32_t	bits;
+		uint32_t	fbits;
 
-		memcpy(&bits, &f, 4);
-		bits = __builtin_bswap32(bits);
+		memcpy(&fbits, &f, 4);
+		fbits = __builtin_bswap32(fbits);
 		w[0] = 0xfa;
-		memcpy(w + 1, &bits, 4);
+		memcpy(w + 1, &fbits, 4);
 		e->out.len += 5;
 	}
 	else
 	{
-		uint64_t	bits;
-
-		memcpy(&bits, &d, 8);
 		bits = __builtin_bswap64(bits);
 		w[0] = 0xfb;
 		memcpy(w + 1, &bits, 8);
@@ -568,9 +579,9 @@ put_number_text(encoder *e, const uint8_t *v, const uint8_t *text, uint32_t len)
 	return put_big_integer(e, n.negative, e->digits.data + first, total - first);
 }
 
-/* A NUMBER or PACKED value. */
-static fj_code
-put_number(encoder *e, const uint8_t *v)
+/* A NUMBER or PACKED value; *next gets the tape value after it. */
+static inline fj_code
+put_number(encoder *e, const uint8_t *v, const uint8_t **next)
 {
 	/* the text, then 8 zero bytes (read_decimal reads 8 at a time) */
 	uint8_t		buf[FJ_NUMBER_TEXT_BUF + 8];
@@ -584,10 +595,12 @@ put_number(encoder *e, const uint8_t *v)
 
 		len = fj_packed_len(v, &nibbles);
 		fj_unpack_number(nibbles, len, (char *) buf);
+		*next = nibbles + (len + 1) / 2;
 	}
 	else
 	{
 		len = fj_text(v, &text);
+		*next = text + len;
 		if (len > FJ_NUMBER_TEXT_BUF)
 			return put_number_text(e, v, text, len);
 		memcpy(buf, text, len);
@@ -621,8 +634,7 @@ put_scalar(encoder *e, const uint8_t *v, const uint8_t **next)
 			return put_head(e, MT_NINT, fj_int_magnitude(v));
 		case FJ_NUMBER:
 		case FJ_PACKED:
-			*next = v + fj_value_size(v);
-			return put_number(e, v);
+			return put_number(e, v, next);
 		default:
 			len = fj_text(v, &text);
 			/* a string reference's text is elsewhere, before it */

@@ -9,6 +9,7 @@
 #include "harness.h"
 #include "../src/cbor.h"
 #include "cbor_ref/cbor_ref.h"
+#include "../src/utf8.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -1859,6 +1860,62 @@ test_oracle_cbor(void)
 	printf("oracle: %ld random CBOR items decoded as the reference does\n", rounds);
 }
 
+/*
+ * fj_utf8_valid (a sequence at a time, what the decoder checks text strings
+ * with) against fj_utf8_first_error (the byte-at-a-time state machine): every
+ * string of up to 3 bytes, and random strings of valid and broken sequences.
+ */
+static void
+test_utf8_valid(void)
+{
+	uint8_t		s[64];
+	uint32_t	x;
+	long		bad = 0,
+				i,
+				rounds = 2000000;
+
+#if defined(__SANITIZE_ADDRESS__)
+	rounds = 300000;
+#endif
+	for (x = 0; x < (1u << 24) && bad < 10; x++)
+	{
+		size_t		n = x < 256 ? 1 : x < 65536 ? 2 : 3,
+					k;
+
+		for (k = 0; k < n; k++)
+			s[k] = (uint8_t) (x >> (8 * (n - 1 - k)));
+		if (fj_utf8_valid(s, n) != (fj_utf8_first_error(s, n) == n))
+			bad++;
+	}
+	for (i = 0; i < rounds && bad < 10; i++)
+	{
+		static const uint8_t leads[] = {0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec,
+		0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff};
+		size_t		n = 1 + rng() % 40,
+					k;
+
+		for (k = 0; k < n; k++)
+		{
+			uint64_t	r = rng();
+
+			s[k] = r % 3 == 0 ? leads[(r >> 8) % sizeof(leads)] : r % 3 == 1 ? (uint8_t) (0x80 + (r >> 8) % 64) :
+				(uint8_t) ('a' + (r >> 8) % 26);
+		}
+		if (fj_utf8_valid(s, n) != (fj_utf8_first_error(s, n) == n))
+		{
+			if (bad == 0)
+			{
+				char		hex[2 * 64 + 1];
+
+				tohex(s, n, hex);
+				CHECKF(0, "fj_utf8_valid(%s) disagrees with the state machine", hex);
+			}
+			bad++;
+		}
+	}
+	CHECKF(bad == 0, "%ld UTF-8 strings where fj_utf8_valid disagrees with fj_utf8_first_error", bad);
+}
+
 /* Every corpus document: the same CBOR (both orders) and the same decoded tape. */
 static void
 test_oracle_corpus(void)
@@ -2041,6 +2098,7 @@ main(void)
 	test_alloc_failures();
 	test_appendix_a();
 	test_corpus();
+	test_utf8_valid();
 	test_oracle_corpus();
 	test_oracle_numbers();
 	test_oracle_cbor();
