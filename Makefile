@@ -16,7 +16,8 @@ PGFILEDESC = "fastjson - fast JSON type"
 
 include sources.mk
 OBJS = $(patsubst %.c,%.o,$(CORE_SRC) $(CBOR_SRC) $(SQL_SRC))
-SHLIB_LINK += -lcbor
+# the CBOR code needs no library (libcbor is only for the tests, core.mk)
+SHLIB_LINK += -lm
 
 REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts casts_null edit compare contain gin differential
 REGRESS += cbor stored refs ndjson_lines hashes upgrade

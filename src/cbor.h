@@ -1,6 +1,7 @@
 /*
  * cbor.h — fastjson's CBOR mapping (RFC 8949): tape to CBOR bytes and CBOR
- * bytes to tape, through libcbor's encoder and streaming decoder.
+ * bytes to tape (cbor_encode.c, cbor_decode.c; no library: libcbor, which
+ * they used before, is linked only by the tests' reference copy).
  *
  * Plain C with no PostgreSQL headers, like the rest of the core: memory
  * comes from an fj_allocator, failures come back as an fj_error. doc/cbor.md
