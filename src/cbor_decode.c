@@ -769,7 +769,8 @@ on_literal(decoder *d, int literal)
 static bool
 put_float(decoder *d, double v)
 {
-	char		buf[FJ_DOUBLE_TEXT_MAX];
+	/* the text, then readable bytes for fj_pack_number's 8-byte reads */
+	char		buf[FJ_DOUBLE_TEXT_MAX + 8];
 	bool		exponent;
 	size_t		n = fj_double_shortest_form(v, buf, &exponent);
 	uint8_t    *w;
@@ -778,7 +779,13 @@ put_float(decoder *d, double v)
 		return false;
 	w = d->out.data + d->out.len;
 	if (!exponent)
-		w = fj_put_packed(w, (const uint8_t *) buf, (unsigned) n);
+	{
+		/* fj_put_packed, reading whole 8-byte blocks (bytes past the text only reach nibbles past it) */
+		memset(buf + n, '0', 8);
+		w = fj_put_packed_header(w, (unsigned) n);
+		fj_pack_number(w, (const uint8_t *) buf, (unsigned) n, (const uint8_t *) buf + n + 8, fj_pack8);
+		w += (n + 1) / 2;
+	}
 	else
 	{
 		w = fj_put_text_header(w, FJ_NUMBER, n);

@@ -234,6 +234,15 @@ shortest_decimal(double a, uint64_t *digits, int *e10)
 	{
 		bool		round_up = false;
 
+		/* four digits at a time while the ends still differ (the last removed decides) */
+		while (vp / 10000 > vm / 10000)
+		{
+			round_up = vr % 10000 >= 5000;
+			vr /= 10000;
+			vp /= 10000;
+			vm /= 10000;
+			removed += 4;
+		}
 		if (vp / 100 > vm / 100)
 		{
 			round_up = vr % 100 >= 50;
