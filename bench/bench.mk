@@ -25,9 +25,15 @@ $(B)/core_bench: bench/core_bench.cpp src/fj_core.h src/tape.h $(LIB)
 	$(CXX) $(CXXFLAGS_BENCH) $< $(LIB) -lsimdjson -o $@
 
 # the CBOR A/B driver (bench/cbor_bench.c; bench/cbor_callgrind.sh counts instructions with it)
-$(B)/cbor_bench: bench/cbor_bench.c src/cbor.h src/fj_core.h src/tape.h $(LIB)
+# (it links the reference implementation, test/cbor_ref/, as test_cbor does)
+REF_OBJ := $(patsubst test/cbor_ref/%.c,$(B)/obj/cbor_ref/%.o,$(wildcard test/cbor_ref/*.c))
+
+$(REF_OBJ): FORCE
+	$(MAKE) -f core.mk $@
+
+$(B)/cbor_bench: bench/cbor_bench.c src/cbor.h src/fj_core.h src/tape.h $(LIB) $(REF_OBJ)
 	@mkdir -p $(B)
-	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror $< $(LIB) -lcbor -lm -o $@
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror $< $(REF_OBJ) $(LIB) -lcbor -lm -o $@
 
 cbor-bench: $(B)/cbor_bench
 	$(B)/cbor_bench $(BENCH_ARGS)

@@ -6,7 +6,12 @@
  * (instruction counts do not depend on the machine's load).
  *
  *   cbor_bench [--reps N] [--min-time S] [FILE.json ...]
- *   cbor_bench --op encode|decode|out|in --iters N FILE.json
+ *   cbor_bench --op encode|decode|out|in|Encode|Decode --iters N FILE.json
+ *
+ * The table also has the reference implementation's encode and decode
+ * (test/cbor_ref/, the code before the fast paths; ops Encode and Decode),
+ * measured interleaved with the others: a before/after comparison that the
+ * machine's load touches alike.
  *   cbor_bench --dump FILE.json     CBOR, then the tape decoded from it, as hex
  *
  * Without files it runs every *.json of ../shared/data/corpus.
@@ -14,6 +19,7 @@
 #include "../src/cbor.h"
 #include "../src/fj_core.h"
 #include "../src/tape.h"
+#include "../test/cbor_ref/cbor_ref.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -81,6 +87,12 @@ run_op(const doc *d, char op)
 			break;
 		case 'd':
 			rc = fj_cbor_decode(d->cbor.data, d->cbor.len, NULL, &out, &err);
+			break;
+		case 'E':
+			rc = fj_ref_cbor_encode(d->tape.data + FJ_TAPE_HEADER, NULL, &out, &err);
+			break;
+		case 'D':
+			rc = fj_ref_cbor_decode(d->cbor.data, d->cbor.len, NULL, &out, &err);
 			break;
 		case 'o':
 			rc = fj_write_json(d->tape.data + FJ_TAPE_HEADER, &fj_malloc_allocator, &out);
@@ -205,8 +217,9 @@ main(int argc, char **argv)
 		return 0;
 	}
 
-	printf("| file | size B | CBOR B | encode MB/s | out MB/s | encode/out | decode MB/s | in MB/s | decode/in |\n");
-	printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+	printf("| file | size B | encode MB/s | reference encode MB/s | out MB/s | encode/out | reference encode/out "
+		   "| decode MB/s | reference decode MB/s | in MB/s | decode/in | reference decode/in |\n");
+	printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
 	for (i = 0; i < nfiles; i++)
 	{
 		doc			d = {0};
@@ -214,12 +227,14 @@ main(int argc, char **argv)
 		double		enc,
 					out,
 					dec,
-					in;
+					in,
+					renc,
+					rdec;
 		int			r;
 
 		load(files[i], &d);
-		/* best of reps, the four interleaved so that a slow spell falls on each */
-		enc = out = dec = in = 0;
+		/* best of reps, the six interleaved so that a slow spell falls on each */
+		enc = out = dec = in = renc = rdec = 0;
 		for (r = 0; r < reps; r++)
 		{
 			double		v;
@@ -232,9 +247,14 @@ main(int argc, char **argv)
 				dec = v;
 			if ((v = run_mbs(&d, 'i', min_time)) > in)
 				in = v;
+			if ((v = run_mbs(&d, 'E', min_time)) > renc)
+				renc = v;
+			if ((v = run_mbs(&d, 'D', min_time)) > rdec)
+				rdec = v;
 		}
-		printf("| %s | %zu | %zu | %.0f | %.0f | %.2f | %.0f | %.0f | %.2f |\n",
-			   base ? base + 1 : files[i], d.len, d.cbor.len, enc, out, enc / out, dec, in, dec / in);
+		printf("| %s | %zu | %.0f | %.0f | %.0f | %.2f | %.2f | %.0f | %.0f | %.0f | %.2f | %.2f |\n",
+			   base ? base + 1 : files[i], d.len, enc, renc, out, enc / out, renc / out,
+			   dec, rdec, in, dec / in, rdec / in);
 		fflush(stdout);
 	}
 	return 0;
