@@ -52,6 +52,18 @@ $(LIB): $(OBJ)
 $(B)/fastjson_parse: tools/fastjson_parse.c $(LIB)
 	$(CC) $(CFLAGS_ALL) $< $(LIB) $(CBOR_LIBS) $(LDOPT) -o $@
 
+# test_cbor also links the CBOR oracle: the implementation before the fast
+# paths (test/cbor_ref/cbor_ref.h), to compare bytes with.
+REF_SRC := $(wildcard test/cbor_ref/*.c)
+REF_OBJ := $(patsubst test/cbor_ref/%.c,$(B)/obj/cbor_ref/%.o,$(REF_SRC))
+
+$(B)/obj/cbor_ref/%.o: test/cbor_ref/%.c $(wildcard test/cbor_ref/*.h src/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(B)/test_cbor: test/test_cbor.c test/harness.h test/cbor_ref/cbor_ref.h $(LIB) $(REF_OBJ)
+	$(CC) $(CFLAGS_ALL) $< $(REF_OBJ) $(LIB) $(CBOR_LIBS) $(LDOPT) -o $@
+
 $(B)/test_%: test/test_%.c test/harness.h $(LIB)
 	$(CC) $(CFLAGS_ALL) $< $(LIB) $(CBOR_LIBS) $(LDOPT) -o $@
 

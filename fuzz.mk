@@ -56,9 +56,10 @@ fuzz_tape_SEEDS := $(B)/seeds/tape
 fuzz_tape_SEEDS_DEP := $(B)/seeds/.stamp
 
 # The CBOR decoder: its sources are outside CORE_SRC, so the other targets
-# do not need libcbor. Seeds: Appendix A and the JSON seeds encoded by cbor2.
+# do not need libcbor (which the reference implementation links). Seeds: Appendix A and the JSON seeds encoded by cbor2.
 FUZZ_TARGETS += fuzz_cbor
-fuzz_cbor_SRC := $(CBOR_SRC)
+# and the reference implementation (test/cbor_ref/), which it compares with
+fuzz_cbor_SRC := $(CBOR_SRC) $(wildcard test/cbor_ref/*.c)
 fuzz_cbor_LIBS := -lcbor -lm
 fuzz_cbor_MAX_LEN := 4096
 fuzz_cbor_DICT := test/fuzz/cbor.dict

@@ -28,6 +28,9 @@
 #   BENCH_PORT=P        cluster port (default 54400; the socket lives in the cluster's own dir)
 #   BENCH_SKIP_BUILD=1  use what is installed: no deps.sh, no make, no make install
 #   BENCH_KEEP=1        keep the (stopped) cluster and the work directory for inspection
+#   FJ_PGBIN=DIR        the PostgreSQL installation's bin folder (default Debian's 15), for
+#                       the cluster (scripts/cluster.sh) and psql; with BENCH_SKIP_BUILD=1
+#                       the extension must already be installed there
 #   BENCH_SHARED_BUFFERS=SIZE  shared_buffers of the cluster (default 256MB); 1GB holds the
 #                       event-log tables in shared buffers instead of the page cache
 set -euo pipefail
@@ -148,7 +151,7 @@ log "starting a throwaway cluster in $CLUSTER_DIR (port $PORT)"
 # are read from the page cache through a ring of buffers; see bench/README.md)
 eval "export $(bash scripts/cluster.sh start "$CLUSTER_DIR" "$PORT" ${BENCH_SHARED_BUFFERS:+shared_buffers=$BENCH_SHARED_BUFFERS})"
 export PGDATABASE=postgres
-/usr/lib/postgresql/15/bin/psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION fastjson" >&2
+"${FJ_PGBIN:-/usr/lib/postgresql/15/bin}"/psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION fastjson" >&2
 
 # ---------------------------------------------------------------- 2. machine
 $PY bench/server_bench.py info --out "$WORK/info.json"
@@ -251,7 +254,7 @@ fi
 # ---------------------------------------------------------------- 6. CBOR
 if [ "$HAVE_CORPUS" = 1 ] && want 4; then
     step "section 4: CBOR" \
-        $PY bench/server_bench.py cbor --corpus "$CORPUS" --files "$MAIN_FILES" --reps "$REPS" \
+        $PY bench/server_bench.py cbor --corpus "$CORPUS" --files "$FILES" --reps "$REPS" \
         --target "$TARGET" --baseline-cap "$CBOR_CAP" --out "$WORK/cbor.json"
 fi
 

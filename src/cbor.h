@@ -1,6 +1,7 @@
 /*
  * cbor.h — fastjson's CBOR mapping (RFC 8949): tape to CBOR bytes and CBOR
- * bytes to tape, through libcbor's encoder and streaming decoder.
+ * bytes to tape (cbor_encode.c, cbor_decode.c; no library: libcbor, which
+ * they used before, is linked only by the tests' reference copy).
  *
  * Plain C with no PostgreSQL headers, like the rest of the core: memory
  * comes from an fj_allocator, failures come back as an fj_error. doc/cbor.md
@@ -109,6 +110,8 @@ fj_code		fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_op
  * "0.0001", "1e-05", "1e+16", "1.1", "-0.0", "5e-324"). Returns its length.
  */
 size_t		fj_double_shortest(double d, char *out);
+/* The same; *exponent tells whether the text has an exponent (else it has a point). */
+size_t		fj_double_shortest_form(double d, char *out, bool *exponent);
 
 /* A JSON number's text split into its parts (the text must be valid). */
 typedef struct fj_number_parts
@@ -131,6 +134,13 @@ void		fj_number_split(const uint8_t *s, size_t len, fj_number_parts *n);
  * nearest double has the same value as n. *d gets that double.
  */
 bool		fj_number_is_double(const fj_number_parts *n, double *d);
+
+/*
+ * The same for the decimal (-1)^negative * w * 10^q, w of sig digits and
+ * not a multiple of 10 (or zero): what fj_number_is_double decides once the
+ * text is read, for callers that read it themselves.
+ */
+bool		fj_decimal_is_double(bool negative, uint64_t w, int sig, int q, double *d);
 
 /*
  * Whether the finite double d is exactly a binary16 value; *bits gets its

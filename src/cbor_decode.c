@@ -23,7 +23,6 @@
 #include "tape_writer.h"
 #include "utf8.h"
 
-#include <cbor.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -500,7 +499,7 @@ close_container(decoder *d)
  * it completes (a closed container is in turn an item of its parent).
  */
 static bool
-item_done(decoder *d)
+item_done_slow(decoder *d)
 {
 	for (;;)
 	{
@@ -534,6 +533,30 @@ item_done(decoder *d)
 		if (!close_container(d))
 			return false;
 	}
+}
+
+/* The same, the common cases first. */
+static inline bool
+item_done(decoder *d)
+{
+	dframe	   *f = top(d);
+
+	if (f && f->kind != FRAME_DECIMAL && f->count < UINT32_MAX)
+	{
+		if (f->kind == FRAME_MAP && f->want_key)
+		{
+			f->want_key = false;
+			return true;
+		}
+		if (f->indefinite || f->remaining > 1)
+		{
+			f->count++;
+			f->remaining -= !f->indefinite;
+			f->want_key = f->kind == FRAME_MAP;
+			return true;
+		}
+	}
+	return item_done_slow(d);
 }
 
 /*
@@ -738,13 +761,47 @@ on_literal(decoder *d, int literal)
 	}
 }
 
+/*
+ * The finite double v as its shortest text, written as put_number_text
+ * would write it (never an integer: PACKED without an exponent, else NUMBER)
+ * without reading the text back.
+ */
+static bool
+put_float(decoder *d, double v)
+{
+	/* the text, then readable bytes for fj_pack_number's 8-byte reads */
+	char		buf[FJ_DOUBLE_TEXT_MAX + 8];
+	bool		exponent;
+	size_t		n = fj_double_shortest_form(v, buf, &exponent);
+	uint8_t    *w;
+
+	if (!reserve(d, 9 + n))
+		return false;
+	w = d->out.data + d->out.len;
+	if (!exponent)
+	{
+		/* fj_put_packed, reading whole 8-byte blocks (bytes past the text only reach nibbles past it) */
+		memset(buf + n, '0', 8);
+		w = fj_put_packed_header(w, (unsigned) n);
+		fj_pack_number(w, (const uint8_t *) buf, (unsigned) n, (const uint8_t *) buf + n + 8, fj_pack8);
+		w += (n + 1) / 2;
+	}
+	else
+	{
+		w = fj_put_text_header(w, FJ_NUMBER, n);
+		memcpy(w, buf, n);
+		w += n;
+	}
+	d->out.len = (size_t) (w - d->out.data);
+	return true;
+}
+
 static void
 on_float(decoder *d, double v)
 {
 	uint8_t		t,
 				hint;
 	enum slot	slot;
-	char		buf[FJ_DOUBLE_TEXT_MAX];
 
 	if (!isfinite(v))
 	{
@@ -759,7 +816,7 @@ on_float(decoder *d, double v)
 		fail(d, FJ_R_CBOR_KEY);
 	else if (slot != SLOT_VALUE)
 		fail(d, FJ_R_CBOR_DECIMAL);
-	else if (put_number_text(d, buf, fj_double_shortest(v, buf)))
+	else if (put_float(d, v))
 		item_done(d);
 }
 
@@ -912,61 +969,39 @@ on_tag(decoder *d, uint64_t tag)
 		d->tag_hint = (uint8_t) tag;
 }
 
-/* ----------------------------------------------------- libcbor callbacks */
+/* ------------------------------------------------------- reading items */
 
-static void
-cb_uint8(void *ctx, uint8_t v)
+/* Whether the n bytes at s are all ASCII (then they are valid UTF-8). */
+static inline bool
+ascii(const uint8_t *s, size_t n)
 {
-	on_int(ctx, v, false);
+	uint64_t	acc = 0,
+				c;
+	size_t		i = 0;
+
+	if (n < 8)
+		return (fj_load_upto8(s, n) & 0x8080808080808080ULL) == 0;
+	for (; i + 8 <= n; i += 8)
+	{
+		memcpy(&c, s + i, 8);
+		acc |= c;
+	}
+	/* the last 8 bytes, overlapping the ones before */
+	memcpy(&c, s + n - 8, 8);
+	return ((acc | c) & 0x8080808080808080ULL) == 0;
 }
 
-static void
-cb_uint16(void *ctx, uint16_t v)
+/* Whether the n bytes at s are valid UTF-8: ASCII checked 8 bytes at a time first. */
+static inline bool
+utf8_valid(const uint8_t *s, size_t n)
 {
-	on_int(ctx, v, false);
-}
-
-static void
-cb_uint32(void *ctx, uint32_t v)
-{
-	on_int(ctx, v, false);
-}
-
-static void
-cb_uint64(void *ctx, uint64_t v)
-{
-	on_int(ctx, v, false);
-}
-
-static void
-cb_negint8(void *ctx, uint8_t v)
-{
-	on_int(ctx, v, true);
-}
-
-static void
-cb_negint16(void *ctx, uint16_t v)
-{
-	on_int(ctx, v, true);
-}
-
-static void
-cb_negint32(void *ctx, uint32_t v)
-{
-	on_int(ctx, v, true);
-}
-
-static void
-cb_negint64(void *ctx, uint64_t v)
-{
-	on_int(ctx, v, true);
+	return ascii(s, n) || fj_utf8_valid(s, n);
 }
 
 /* A definite byte string: a whole item, or a chunk of an indefinite one. */
 static void
-cb_byte_string(void *ctx, cbor_data s, size_t n)
+on_byte_string(decoder *d, const uint8_t *s, size_t n)
 {
-	decoder    *d = ctx;
 	uint8_t		t,
 				hint;
 	enum slot	slot;
@@ -983,10 +1018,10 @@ cb_byte_string(void *ctx, cbor_data s, size_t n)
 		bytes_item(d, s, n, t, hint, slot);
 }
 
-static void
-cb_string(void *ctx, cbor_data s, size_t n)
+/* A definite text string: a whole item, or a chunk of an indefinite one. */
+static inline void
+on_text_string(decoder *d, const uint8_t *s, size_t n)
 {
-	decoder    *d = ctx;
 	uint8_t		t,
 				hint;
 	enum slot	slot;
@@ -996,7 +1031,7 @@ cb_string(void *ctx, cbor_data s, size_t n)
 	{
 		if (d->chunks != 3)
 			fail(d, FJ_R_CBOR_CHUNK);
-		else if (!fj_utf8_valid(s, n))
+		else if (!utf8_valid(s, n))
 			fail(d, FJ_R_CBOR_UTF8);
 		else
 			append(d, &d->chunk_data, s, n);
@@ -1004,126 +1039,447 @@ cb_string(void *ctx, cbor_data s, size_t n)
 	}
 	if (!begin(d, &t, &hint, &slot))
 		return;
-	if (!fj_utf8_valid(s, n))
+	if (!utf8_valid(s, n))
 		fail(d, FJ_R_CBOR_UTF8);
 	else
 		text_item(d, s, n, t, slot);
 }
 
+/* The start of an indefinite-length byte (2) or text (3) string. */
 static void
-cb_byte_string_start(void *ctx)
+on_string_start(decoder *d, uint8_t major)
 {
-	decoder    *d = ctx;
-
 	if (d->chunks)
 		fail(d, FJ_R_CBOR_CHUNK);
 	else
-		on_chunks_start(d, 2);
+		on_chunks_start(d, major);
 }
 
-static void
-cb_string_start(void *ctx)
+/* The value of a binary16 (exact as a double). */
+static double
+half_value(uint16_t h)
 {
-	decoder    *d = ctx;
+	int			e = (h >> 10) & 31,
+				m = h & 1023;
+	double		v;
 
-	if (d->chunks)
-		fail(d, FJ_R_CBOR_CHUNK);
+	if (e == 0)
+		v = ldexp(m, -24);
+	else if (e != 31)
+		v = ldexp(m + 1024, e - 25);
 	else
-		on_chunks_start(d, 3);
+		v = m == 0 ? INFINITY : NAN;
+	return h & 0x8000 ? -v : v;
 }
 
-static void
-cb_array_start(void *ctx, size_t n)
+/*
+ * Decode the data item that starts at in[pos] (its head, and a definite
+ * string's bytes) and act on it; returns where the next one starts (past
+ * len after a failure, which is in d->rc). Reserved and truncated heads are
+ * the errors that libcbor's streaming decoder, which this replaced, gave.
+ */
+static inline size_t
+decode_item(decoder *d, const uint8_t *in, size_t pos, size_t len)
 {
-	on_container(ctx, false, false, n);
+	uint8_t		b = in[pos];
+	unsigned	major = b >> 5,
+				ai = b & 31;
+	uint64_t	arg;
+	size_t		head;
+
+	if (ai < 24)
+	{
+		arg = ai;
+		head = 1;
+	}
+	else if (ai <= 27)
+	{
+		unsigned	k = 1u << (ai - 24);
+
+		if (len - pos - 1 < k)
+		{
+			fail_at(d, FJ_R_CBOR_TRUNCATED, pos);
+			return len + 1;
+		}
+		switch (k)
+		{
+			case 1:
+				arg = in[pos + 1];
+				break;
+			case 2:
+				arg = __builtin_bswap16(fj_load16(in + pos + 1));
+				break;
+			case 4:
+				arg = __builtin_bswap32(fj_load32(in + pos + 1));
+				break;
+			default:
+				arg = __builtin_bswap64(fj_load64(in + pos + 1));
+				break;
+		}
+		head = 1 + k;
+	}
+	else if (ai == 31 && major >= 2 && major <= 5)
+	{
+		/* the start of an indefinite-length item */
+		if (major <= 3)
+			on_string_start(d, (uint8_t) major);
+		else
+			on_container(d, major == 5, true, 0);
+		return pos + 1;
+	}
+	else if (ai == 31 && major == 7)
+	{
+		on_break(d);
+		return pos + 1;
+	}
+	else
+	{
+		fail_at(d, FJ_R_CBOR_RESERVED, pos);
+		return len + 1;
+	}
+
+	switch (major)
+	{
+		case 0:
+		case 1:
+			on_int(d, arg, major == 1);
+			return pos + head;
+		case 2:
+		case 3:
+			if (arg > len - pos - head)
+			{
+				fail_at(d, FJ_R_CBOR_TRUNCATED, pos);
+				return len + 1;
+			}
+			if (major == 3)
+				on_text_string(d, in + pos + head, (size_t) arg);
+			else
+				on_byte_string(d, in + pos + head, (size_t) arg);
+			return pos + head + (size_t) arg;
+		case 4:
+		case 5:
+			on_container(d, major == 5, false, arg);
+			return pos + head;
+		case 6:
+			on_tag(d, arg);
+			return pos + head;
+		default:
+			break;
+	}
+	/* major type 7 */
+	switch (ai)
+	{
+		case 20:
+		case 21:
+			on_literal(d, ai == 21 ? FJ_TRUE : FJ_FALSE);
+			break;
+		case 22:
+			on_literal(d, FJ_NULL);
+			break;
+		case 23:
+			substitute(d, FJ_R_CBOR_UNDEFINED);
+			break;
+		case 24:
+			/* a two-byte simple value: below 32 is not well-formed (§3.3) */
+			if (arg < 32)
+			{
+				fail_at(d, FJ_R_CBOR_SIMPLE_2BYTE, pos);
+				return len + 1;
+			}
+			substitute(d, FJ_R_CBOR_SIMPLE);
+			break;
+		case 25:
+			on_float(d, half_value((uint16_t) arg));
+			break;
+		case 26:
+			{
+				uint32_t	bits = (uint32_t) arg;
+				float		f;
+
+				memcpy(&f, &bits, 4);
+				on_float(d, f);
+				break;
+			}
+		case 27:
+			{
+				double		v;
+
+				memcpy(&v, &arg, 8);
+				on_float(d, v);
+				break;
+			}
+		default:
+			/* simple values 0 to 19 */
+			substitute(d, FJ_R_CBOR_SIMPLE);
+			break;
+	}
+	return pos + head;
 }
 
-static void
-cb_indef_array_start(void *ctx)
+/* Count an item; false (interrupted) when the interrupt callback, polled now and then, says so. */
+static inline bool
+poll_item(decoder *d)
 {
-	on_container(ctx, false, true, 0);
+	if (++d->items % POLL_ITEMS == 0 && d->poll.interrupted && d->poll.interrupted(d->poll.ctx))
+		return fail_code(d, FJ_ERR_INTERRUPTED);
+	return true;
 }
 
-static void
-cb_map_start(void *ctx, size_t n)
+/* The argument of the head at in[pos] (additional information below 28): false if truncated. */
+static inline bool
+read_arg(const uint8_t *in, size_t pos, size_t len, uint64_t *arg, size_t *head)
 {
-	on_container(ctx, true, false, n);
+	unsigned	ai = in[pos] & 31,
+				k;
+
+	if (ai < 24)
+	{
+		*arg = ai;
+		*head = 1;
+		return true;
+	}
+	k = 1u << (ai - 24);
+	if (len - pos - 1 < k)
+		return false;
+	if (k == 1)
+		*arg = in[pos + 1];
+	else if (k == 2)
+		*arg = __builtin_bswap16(fj_load16(in + pos + 1));
+	else if (k == 4)
+		*arg = __builtin_bswap32(fj_load32(in + pos + 1));
+	else
+		*arg = __builtin_bswap64(fj_load64(in + pos + 1));
+	*head = 1 + k;
+	return true;
 }
 
-static void
-cb_indef_map_start(void *ctx)
+/*
+ * A decimal fraction 4([exponent, mantissa]) whose exponent and mantissa are
+ * integers, as a value inside an array or map: what the handlers do for its
+ * four items (tag, array, exponent, mantissa) and put_decimal, in one step,
+ * with the same checks (it leaves to them every case that fails one, and a
+ * poll of the interrupt callback) and the same tape bytes. in[*ppos] is c4 82.
+ */
+static bool
+fast_decimal(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 {
-	on_container(ctx, true, true, 0);
+	size_t		pos = *ppos,
+				epos = pos + 2,
+				mpos,
+				ehead,
+				mhead,
+				n,
+				tlen = 0;
+	uint64_t	em,
+				mm;
+	int64_t		e,
+				adjusted;
+	bool		neg;
+	uint8_t		digits[24],
+				text[64],
+			   *w;
+
+	if ((in[epos] & 0xc0) != 0 || (in[epos] & 31) > 27 || !read_arg(in, epos, len, &em, &ehead))
+		return false;
+	mpos = epos + ehead;
+	if (mpos >= len || (in[mpos] & 0xc0) != 0 || (in[mpos] & 31) > 27 || !read_arg(in, mpos, len, &mm, &mhead))
+		return false;
+	/* the exponent within int64; the mantissa's magnitude within uint64 */
+	if (em > (uint64_t) INT64_MAX || ((in[mpos] & 0x20) && mm == UINT64_MAX))
+		return false;
+	/* three items counted (the array, the exponent, the mantissa), none of them a poll */
+	if (POLL_ITEMS - d->items % POLL_ITEMS <= 3)
+		return false;
+	e = (in[epos] & 0x20) ? -1 - (int64_t) em : (int64_t) em;
+	neg = (in[mpos] & 0x20) != 0;
+	n = (size_t) (fj_put_u64_text(digits, neg ? mm + 1 : mm) - digits);
+	if (e == 0)
+	{
+		/* an integer: put_integer_digits, when it fits int64 */
+		if (mm > (uint64_t) INT64_MAX)
+			return false;
+	}
+	else if (e > 0 && (uint64_t) e > (uint64_t) INT64_MAX - (n - 1))
+		return false;			/* put_decimal's error */
+
+	d->items += 3;
+	d->item = mpos;
+	*ppos = mpos + mhead;
+	if (e == 0)
+	{
+		if (!reserve(d, 9))
+			return true;
+		d->out.len = (size_t) (fj_put_int(d->out.data + d->out.len, neg ? FJ_NINT : FJ_UINT, mm) - d->out.data);
+		item_done(d);
+		return true;
+	}
+	/* put_decimal's text */
+	adjusted = e + ((int64_t) n - 1);
+	if (neg)
+		text[tlen++] = '-';
+	if (e < 0 && adjusted >= -6)
+	{
+		int64_t		point = (int64_t) n + e;
+
+		if (point > 0)
+		{
+			memcpy(text + tlen, digits, (size_t) point);
+			tlen += (size_t) point;
+			text[tlen++] = '.';
+			memcpy(text + tlen, digits + point, n - (size_t) point);
+			tlen += n - (size_t) point;
+		}
+		else
+		{
+			text[tlen++] = '0';
+			text[tlen++] = '.';
+			for (; point < 0; point++)
+				text[tlen++] = '0';
+			memcpy(text + tlen, digits, n);
+			tlen += n;
+		}
+	}
+	else
+	{
+		text[tlen++] = digits[0];
+		if (n > 1)
+		{
+			text[tlen++] = '.';
+			memcpy(text + tlen, digits + 1, n - 1);
+			tlen += n - 1;
+		}
+		text[tlen++] = 'e';
+		text[tlen++] = adjusted < 0 ? '-' : '+';
+		tlen = (size_t) (fj_put_u64_text(text + tlen, adjusted < 0 ? 0 - (uint64_t) adjusted : (uint64_t) adjusted) - text);
+	}
+	/* put_number_text: never an integer here; PACKED without an exponent */
+	if (!reserve(d, 9 + tlen))
+		return true;
+	w = d->out.data + d->out.len;
+	if (!memchr(text, 'e', tlen) && tlen <= FJ_PACKED_MAX)
+		w = fj_put_packed(w, text, (unsigned) tlen);
+	else
+	{
+		w = fj_put_text_header(w, FJ_NUMBER, tlen);
+		memcpy(w, text, tlen);
+		w += tlen;
+	}
+	d->out.len = (size_t) (w - d->out.data);
+	item_done(d);
+	return true;
 }
 
-static void
-cb_tag(void *ctx, uint64_t tag)
+/*
+ * The common items inside an array or map, with no tag or indefinite string
+ * pending: text strings, small integers, floats, false, true and null. The
+ * same checks in the same order as decode_item and the handlers make, with
+ * fewer steps; false leaves the item to decode_item.
+ */
+static inline bool
+fast_item(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 {
-	on_tag(ctx, tag);
-}
+	size_t		pos = *ppos;
+	dframe	   *f = top(d);
+	uint8_t		b = in[pos];
+	bool		key;
+	uint8_t    *w;
 
-static void
-cb_float(void *ctx, float v)
-{
-	on_float(ctx, v);
-}
+	if (!f || f->kind == FRAME_DECIMAL || d->chunks || d->tag_pending)
+		return false;
+	key = f->kind == FRAME_MAP && f->want_key;
+	if ((b & 0xe0) == 0x60 && (b & 31) <= 25)
+	{
+		/* a text string of up to 65535 bytes */
+		size_t		n,
+					head;
 
-static void
-cb_double(void *ctx, double v)
-{
-	on_float(ctx, v);
-}
+		if ((b & 31) < 24)
+		{
+			n = b & 31;
+			head = 1;
+		}
+		else if ((b & 31) == 24)
+		{
+			if (len - pos < 2)
+				return false;
+			n = in[pos + 1];
+			head = 2;
+		}
+		else
+		{
+			if (len - pos < 3)
+				return false;
+			n = __builtin_bswap16(fj_load16(in + pos + 1));
+			head = 3;
+		}
+		if (n > len - pos - head)
+			return false;
+		if (!poll_item(d))
+			return *ppos = len + 1, true;
+		if (!utf8_valid(in + pos + head, n))
+			return fail(d, FJ_R_CBOR_UTF8), *ppos = len + 1, true;
+		if (!reserve(d, 5 + n))
+			return *ppos = len + 1, true;
+		w = fj_put_text_header(d->out.data + d->out.len, FJ_STRING, n);
+		memcpy(w, in + pos + head, n);
+		d->out.len = (size_t) (w - d->out.data) + n;
+		*ppos = pos + head + n;
+		item_done(d);
+		return true;
+	}
+	if (key)
+		return false;
+	if (b < 0x1c || (b >= 0x20 && b < 0x3c))
+	{
+		/* an integer within int64 */
+		uint64_t	m;
+		size_t		head;
 
-static void
-cb_undefined(void *ctx)
-{
-	substitute(ctx, FJ_R_CBOR_UNDEFINED);
-}
+		if (!read_arg(in, pos, len, &m, &head) || m > (uint64_t) INT64_MAX)
+			return false;
+		if (!poll_item(d))
+			return *ppos = len + 1, true;
+		if (!reserve(d, 9))
+			return *ppos = len + 1, true;
+		d->out.len = (size_t) (fj_put_int(d->out.data + d->out.len, b < 0x20 ? FJ_UINT : FJ_NINT, m) - d->out.data);
+		*ppos = pos + head;
+		item_done(d);
+		return true;
+	}
+	if (b >= 0xf9 && b <= 0xfb)
+	{
+		/* a float: on_float without its checks for tags and slots, which pass here */
+		uint64_t	bits;
+		size_t		head;
+		double		v;
 
-static void
-cb_null(void *ctx)
-{
-	on_literal(ctx, FJ_NULL);
-}
+		if (!read_arg(in, pos, len, &bits, &head))
+			return false;
+		if (b == 0xf9)
+			v = half_value((uint16_t) bits);
+		else if (b == 0xfa)
+		{
+			uint32_t	fb = (uint32_t) bits;
+			float		f;
 
-static void
-cb_boolean(void *ctx, bool v)
-{
-	on_literal(ctx, v ? FJ_TRUE : FJ_FALSE);
+			memcpy(&f, &fb, 4);
+			v = f;
+		}
+		else
+			memcpy(&v, &bits, 8);
+		if (!isfinite(v))
+			return false;
+		if (!poll_item(d))
+			return *ppos = len + 1, true;
+		*ppos = pos + head;
+		if (put_float(d, v))
+			item_done(d);
+		return true;
+	}
+	if (b == 0xc4 && len - pos > 2 && in[pos + 1] == 0x82)
+		return fast_decimal(d, in, ppos, len);
+	return false;
 }
-
-static void
-cb_break(void *ctx)
-{
-	on_break(ctx);
-}
-
-static const struct cbor_callbacks callbacks = {
-	.uint8 = cb_uint8,
-	.uint16 = cb_uint16,
-	.uint32 = cb_uint32,
-	.uint64 = cb_uint64,
-	.negint64 = cb_negint64,
-	.negint32 = cb_negint32,
-	.negint16 = cb_negint16,
-	.negint8 = cb_negint8,
-	.byte_string_start = cb_byte_string_start,
-	.byte_string = cb_byte_string,
-	.string = cb_string,
-	.string_start = cb_string_start,
-	.indef_array_start = cb_indef_array_start,
-	.array_start = cb_array_start,
-	.indef_map_start = cb_indef_map_start,
-	.map_start = cb_map_start,
-	.tag = cb_tag,
-	.float2 = cb_float,
-	.float4 = cb_float,
-	.float8 = cb_double,
-	.undefined = cb_undefined,
-	.null = cb_null,
-	.boolean = cb_boolean,
-	.indef_break = cb_break,
-};
 
 /* ---------------------------------------------------------------- main */
 
@@ -1161,45 +1517,14 @@ fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_options *op
 
 	while (d.rc == FJ_OK && pos < len)
 	{
-		uint8_t		b = cbor[pos];
-
 		if (d.root_done)
 		{
 			fail_at(&d, FJ_R_CBOR_TRAILING, pos);
 			break;
 		}
 		d.item = pos;
-		if (b >= 0xc6 && b <= 0xd4)
-		{
-			/* tags 6 to 20 in the one-byte form */
-			on_tag(&d, (uint64_t) (b - 0xc0));
-			pos++;
-		}
-		else if (b >= 0xe0 && b <= 0xf3)
-		{
-			substitute(&d, FJ_R_CBOR_SIMPLE);
-			pos++;
-		}
-		else if (b == 0xf8)
-		{
-			if (pos + 1 >= len)
-				fail_at(&d, FJ_R_CBOR_TRUNCATED, pos);
-			else if (cbor[pos + 1] < 32)
-				fail_at(&d, FJ_R_CBOR_SIMPLE_2BYTE, pos);
-			else
-				substitute(&d, FJ_R_CBOR_SIMPLE);
-			pos += 2;
-		}
-		else
-		{
-			struct cbor_decoder_result r = cbor_stream_decode(cbor + pos, len - pos, &callbacks, &d);
-
-			if (r.status == CBOR_DECODER_NEDATA)
-				fail_at(&d, FJ_R_CBOR_TRUNCATED, pos);
-			else if (r.status == CBOR_DECODER_ERROR)
-				fail_at(&d, FJ_R_CBOR_RESERVED, pos);
-			pos += r.read;
-		}
+		if (!fast_item(&d, cbor, &pos, len))
+			pos = decode_item(&d, cbor, pos, len);
 	}
 	if (d.rc == FJ_OK && !d.root_done)
 		fail_at(&d, FJ_R_CBOR_TRUNCATED, len);

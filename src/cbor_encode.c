@@ -1,19 +1,20 @@
 /*
  * cbor_encode.c — tape to CBOR (RFC 8949 §6.2, preferred serialization),
- * written with libcbor's encoder functions into an fj_buf.
+ * written into an fj_buf.
  *
  * The tape is walked iteratively, containers on an explicit stack, as the
- * text writer does. Heads are always written with libcbor (which picks the
- * shortest argument); the number mapping is ours: NUMBER texts become a
- * 64-bit integer, a bignum, the shortest exact float or a decimal fraction
- * (see cbor.h). With deterministic, each object's members are sorted by the
+ * text writer does. Every head takes the shortest argument (put_head); the
+ * number mapping is ours: NUMBER and PACKED texts become a 64-bit integer, a
+ * bignum, the shortest exact float or a decimal fraction (see cbor.h). Texts
+ * of up to 19 significant digits and a modest exponent (nearly all) are read
+ * in one pass over their characters, 8 digits at a time (read_decimal);
+ * others go through fj_number_split. With deterministic, each object's members are sorted by the
  * bytewise order of their keys' encodings (for text keys: shorter first,
  * then bytewise) and an equal neighbour is a duplicate key.
  */
 #include "cbor.h"
 #include "tape.h"
 
-#include <cbor.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ typedef struct emember
 
 typedef struct eframe
 {
-	const uint8_t *next;		/* tape order: the next member */
+	const uint8_t *next;		/* the value after the container */
 	const uint8_t *members_end;
 	size_t		base;			/* deterministic objects: their members in the member stack */
 	size_t		pos;			/* the next of them */
@@ -78,88 +79,183 @@ reserve(encoder *e, size_t n)
 	return FJ_OK;
 }
 
-/* Append n bytes. */
-static fj_code
-put_bytes(encoder *e, const void *p, size_t n)
+/* CBOR major types, in the high 3 bits of the initial byte. */
+#define MT_UINT 0x00
+#define MT_NINT 0x20
+#define MT_BYTES 0x40
+#define MT_TEXT 0x60
+#define MT_ARRAY 0x80
+#define MT_MAP 0xa0
+#define MT_TAG 0xc0
+
+/* Write the head of major type mt with argument v, shortest form, at w (9 bytes of room); returns the end. */
+static inline uint8_t *
+put_head_at(uint8_t *w, uint8_t mt, uint64_t v)
 {
-	fj_code		rc = reserve(e, n);
+	if (v < 24)
+	{
+		*w = (uint8_t) (mt | v);
+		return w + 1;
+	}
+	if (v <= 0xff)
+	{
+		w[0] = mt | 24;
+		w[1] = (uint8_t) v;
+		return w + 2;
+	}
+	if (v <= 0xffff)
+	{
+		w[0] = mt | 25;
+		w[1] = (uint8_t) (v >> 8);
+		w[2] = (uint8_t) v;
+		return w + 3;
+	}
+	if (v <= 0xffffffffu)
+	{
+		uint32_t	be = __builtin_bswap32((uint32_t) v);
+
+		w[0] = mt | 26;
+		memcpy(w + 1, &be, 4);
+		return w + 5;
+	}
+	{
+		uint64_t	be = __builtin_bswap64(v);
+
+		w[0] = mt | 27;
+		memcpy(w + 1, &be, 8);
+		return w + 9;
+	}
+}
+
+/* The write position. */
+#define WP(e) ((e)->out.data + (e)->out.len)
+
+static inline fj_code
+put_head(encoder *e, uint8_t mt, uint64_t v)
+{
+	fj_code		rc = reserve(e, 9);
 
 	if (rc != FJ_OK)
 		return rc;
-	if (n)
-		memcpy(e->out.data + e->out.len, p, n);
-	e->out.len += n;
+	e->out.len = (size_t) (put_head_at(WP(e), mt, v) - e->out.data);
 	return FJ_OK;
 }
-
-/* Room for one head (at most 9 bytes); then out.data + out.len is where it goes. */
-#define HEAD(e, call) \
-	do { \
-		fj_code		rc_ = reserve((e), 9); \
-		\
-		if (rc_ != FJ_OK) \
-			return rc_; \
-		(e)->out.len += (call); \
-	} while (0)
-#define WP(e) ((e)->out.data + (e)->out.len)
-#define ROOM(e) ((e)->out.cap - (e)->out.len)
 
 static fj_code
 put_uint(encoder *e, uint64_t v)
 {
-	HEAD(e, cbor_encode_uint(v, WP(e), ROOM(e)));
-	return FJ_OK;
+	return put_head(e, MT_UINT, v);
 }
 
 /* The integer -1 - n. */
 static fj_code
 put_negint(encoder *e, uint64_t n)
 {
-	HEAD(e, cbor_encode_negint(n, WP(e), ROOM(e)));
-	return FJ_OK;
+	return put_head(e, MT_NINT, n);
 }
 
 static fj_code
 put_tag(encoder *e, uint64_t tag)
 {
-	HEAD(e, cbor_encode_tag(tag, WP(e), ROOM(e)));
+	return put_head(e, MT_TAG, tag);
+}
+
+/* A head and n bytes of content. */
+static inline fj_code
+put_string(encoder *e, uint8_t mt, const uint8_t *s, size_t n)
+{
+	fj_code		rc;
+	uint8_t    *w;
+
+	if (n > SIZE_MAX - 9)
+		return fail(e, FJ_R_CBOR_OUTPUT_TOO_BIG, NULL);
+	if ((rc = reserve(e, 9 + n)) != FJ_OK)
+		return rc;
+	w = put_head_at(WP(e), mt, n);
+	if (n)
+		memcpy(w, s, n);
+	e->out.len = (size_t) (w + n - e->out.data);
 	return FJ_OK;
 }
 
 static fj_code
 put_text(encoder *e, const uint8_t *s, size_t n)
 {
-	HEAD(e, cbor_encode_string_start(n, WP(e), ROOM(e)));
-	return put_bytes(e, s, n);
+	return put_string(e, MT_TEXT, s, n);
 }
 
 static fj_code
 put_bytestring(encoder *e, const uint8_t *s, size_t n)
 {
-	HEAD(e, cbor_encode_bytestring_start(n, WP(e), ROOM(e)));
-	return put_bytes(e, s, n);
+	return put_string(e, MT_BYTES, s, n);
+}
+
+/* One byte: a simple value or a float's initial byte. */
+static inline fj_code
+put_byte(encoder *e, uint8_t b)
+{
+	fj_code		rc = reserve(e, 1);
+
+	if (rc != FJ_OK)
+		return rc;
+	e->out.data[e->out.len++] = b;
+	return FJ_OK;
 }
 
 /*
  * A double in the shortest of binary16/32/64 that holds it exactly.
- * binary16 is written by hand: libcbor 0.8's cbor_encode_half rounds
- * subnormal halves wrongly (3 * 2^-24 comes out as 2 * 2^-24).
+ * (libcbor 0.8's cbor_encode_half, used before, rounded subnormal halves
+ * wrongly; binary16 has always been written by hand.)
  */
 static fj_code
 put_double(encoder *e, double d)
 {
 	uint16_t	half;
+	uint64_t	bits;
+	uint8_t    *w;
+	fj_code		rc = reserve(e, 9);
 
-	if (fj_double_to_half(d, &half))
+	if (rc != FJ_OK)
+		return rc;
+	w = WP(e);
+	memcpy(&bits, &d, 8);
+	/*
+	 * A binary32 value has at most 24 significant bits, so the low 29 of a
+	 * double's 52 fraction bits are zero (a binary16 value needs 42): most
+	 * doubles are neither, seen at once.
+	 */
+	if (bits & ((1ULL << 29) - 1))
 	{
-		uint8_t		b[3] = {0xf9, (uint8_t) (half >> 8), (uint8_t) half};
-
-		return put_bytes(e, b, 3);
+		bits = __builtin_bswap64(bits);
+		w[0] = 0xfb;
+		memcpy(w + 1, &bits, 8);
+		e->out.len += 9;
 	}
-	if (fabs(d) <= FLT_MAX && (double) (float) d == d)
-		HEAD(e, cbor_encode_single((float) d, WP(e), ROOM(e)));
+	else if (fj_double_to_half(d, &half))
+	{
+		w[0] = 0xf9;
+		w[1] = (uint8_t) (half >> 8);
+		w[2] = (uint8_t) half;
+		e->out.len += 3;
+	}
+	else if (fabs(d) <= FLT_MAX && (double) (float) d == d)
+	{
+		float		f = (float) d;
+		uint32_t	fbits;
+
+		memcpy(&fbits, &f, 4);
+		fbits = __builtin_bswap32(fbits);
+		w[0] = 0xfa;
+		memcpy(w + 1, &fbits, 4);
+		e->out.len += 5;
+	}
 	else
-		HEAD(e, cbor_encode_double(d, WP(e), ROOM(e)));
+	{
+		bits = __builtin_bswap64(bits);
+		w[0] = 0xfb;
+		memcpy(w + 1, &bits, 8);
+		e->out.len += 9;
+	}
 	return FJ_OK;
 }
 
@@ -207,13 +303,237 @@ put_big_integer(encoder *e, bool negative, const uint8_t *digits, size_t n)
 	return put_bytestring(e, e->bytes.data, e->bytes.len);
 }
 
-/* A NUMBER value: see cbor.h for the mapping. */
-static fj_code
-put_number(encoder *e, const uint8_t *v)
+/* ------------------------------------------------------------ numbers */
+
+/* The value of 8 ASCII digits, the first in the lowest byte. */
+static inline uint32_t
+digits8(uint64_t c)
 {
-	char		buf[FJ_NUMBER_TEXT_BUF];
-	const uint8_t *text;
-	uint32_t	len = fj_number_text(v, buf, &text);
+	c -= 0x3030303030303030ULL;
+	/* pairs: byte 2k becomes 10 * digit 2k + digit 2k + 1 */
+	c = c * 10 + (c >> 8);
+	/* (pair 0 * 100 + pair 1) * 10^4 + pair 2 * 100 + pair 3, in bits 32-63 */
+	c = ((c & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32)) +
+		 ((c >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32))) >> 32;
+	return (uint32_t) c;
+}
+
+/*
+ * v * 10^n + the value of the n digits at s (the result below 2^64), 8 at
+ * a time: the 8 bytes at s + 8 * (n / 8) are read even when fewer remain.
+ */
+static inline uint64_t
+digits_value(uint64_t v, const uint8_t *s, unsigned n)
+{
+	static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+	uint64_t	c;
+
+	for (; n >= 8; s += 8, n -= 8)
+	{
+		memcpy(&c, s, 8);
+		v = v * 100000000 + digits8(c);
+	}
+	if (n)
+	{
+		/*
+		 * The n digits to the top bytes, zero digits below them. Bytes past
+		 * the digits may borrow in the subtraction, but only from the bytes
+		 * above them, which the shift drops.
+		 */
+		memcpy(&c, s, 8);
+		c = (c - 0x3030303030303030ULL) << (8 * (8 - n));
+		v = v * pow10[n] + digits8(c + 0x3030303030303030ULL);
+	}
+	return v;
+}
+
+/* The number of leading digit bytes of the 8 bytes c (0x30-0x39). */
+static inline unsigned
+digit_run(uint64_t c)
+{
+	/* a byte below 0x30 sets bit 7 of its difference, one above 0x39 of its sum */
+	uint64_t	t = ((c - 0x3030303030303030ULL) | (c + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
+
+	return t ? (unsigned) __builtin_ctzll(t) / 8 : 8;
+}
+
+/* The end of the digits starting at p (before end; 8 readable bytes at a time). */
+static inline const uint8_t *
+skip_digits(const uint8_t *p, const uint8_t *end)
+{
+	for (;;)
+	{
+		uint64_t	c;
+		unsigned	k;
+
+		memcpy(&c, p, 8);
+		k = digit_run(c);
+		p += k;
+		if (k < 8 || p >= end)
+			return p < end ? p : end;
+	}
+}
+
+/* The number of '0' bytes the n bytes at s start with (8 readable at a time). */
+static inline unsigned
+leading_zeros(const uint8_t *s, unsigned n)
+{
+	unsigned	k = 0;
+
+	for (;;)
+	{
+		uint64_t	c,
+					x;
+		unsigned	z;
+
+		memcpy(&c, s + k, 8);
+		x = c ^ 0x3030303030303030ULL;
+		z = x ? (unsigned) __builtin_ctzll(x) / 8 : 8;
+		k += z;
+		if (z < 8 || k >= n)
+			return k < n ? k : n;
+	}
+}
+
+/*
+ * A number text read for the mapping: its significand's digits after any
+ * leading zeros (raw, trailing zeros kept, as a decimal fraction's mantissa
+ * keeps them), and the exponent of its last digit.
+ */
+typedef struct decimal
+{
+	bool		negative;
+	bool		integer;		/* no point, no exponent */
+	uint64_t	raw;			/* the digits after leading zeros */
+	unsigned	raw_len;		/* how many (0: the significand is zero) */
+	int64_t		exp;			/* raw * 10^exp is the magnitude */
+} decimal;
+
+#define FAST_EXP_MAX 100000000	/* exponents read by read_decimal (as written) */
+
+/*
+ * Read the valid number text s[0..len) into x, 8 bytes at a time (8 bytes
+ * after the text must be readable and not digits): false if it has more than
+ * 19 digits after its leading zeros or an exponent beyond FAST_EXP_MAX,
+ * which fj_number_split handles.
+ */
+static inline bool
+read_decimal(const uint8_t *s, size_t len, decimal *x)
+{
+	const uint8_t *p = s,
+			   *end = s + len,
+			   *int_start,
+			   *frac_start;
+	unsigned	int_len,
+				frac_len = 0,
+				lead;
+
+	x->negative = *p == '-';
+	p += x->negative;
+	int_start = p;
+	p = skip_digits(p, end);
+	int_len = (unsigned) (p - int_start);
+	x->integer = p == end;
+	x->exp = 0;
+	frac_start = p + 1;
+	if (p < end && *p == '.')
+	{
+		p = skip_digits(frac_start, end);
+		frac_len = (unsigned) (p - frac_start);
+	}
+	if (p < end)
+	{
+		/* 'e' or 'E', a sign, digits */
+		bool		neg = false;
+		int64_t		e = 0;
+
+		p++;
+		if (*p == '+' || *p == '-')
+			neg = *p++ == '-';
+		for (; p < end; p++)
+		{
+			e = e * 10 + (*p - '0');
+			if (e > FAST_EXP_MAX)
+				return false;
+		}
+		x->exp = neg ? -e : e;
+	}
+	/* leading zeros: only a "0" before the point, then zeros after it */
+	if (int_len == 1 && *int_start == '0')
+	{
+		lead = frac_len ? leading_zeros(frac_start, frac_len) : 0;
+		if (frac_len - lead > 19)
+			return false;
+		x->raw_len = frac_len - lead;
+		x->raw = digits_value(0, frac_start + lead, x->raw_len);
+	}
+	else
+	{
+		if (int_len + frac_len > 19)
+			return false;
+		x->raw_len = int_len + frac_len;
+		x->raw = digits_value(digits_value(0, int_start, int_len), frac_start, frac_len);
+	}
+	x->exp -= (int64_t) frac_len;
+	return true;
+}
+
+/* The integer whose magnitude is m (not zero): -m if negative. */
+static inline fj_code
+put_signed(encoder *e, bool negative, uint64_t m)
+{
+	return negative ? put_negint(e, m - 1) : put_uint(e, m);
+}
+
+/*
+ * A number read by read_decimal. Floats as fj_number_is_double decides
+ * (through fj_decimal_is_double), decimal fractions [exp, raw].
+ */
+static fj_code
+put_decimal(encoder *e, const decimal *x)
+{
+	uint64_t	w = x->raw;
+	int			sig = (int) x->raw_len;
+	int64_t		q = x->exp;
+	double		d;
+	fj_code		rc;
+	uint8_t    *o;
+
+	if (x->integer)
+	{
+		/* outside int64, at most 19 digits (or "-0", which is the integer 0) */
+		if (x->raw_len == 0)
+			return put_uint(e, 0);
+		return put_signed(e, x->negative, w);
+	}
+	/* drop trailing zeros: the significant digits and their last one's exponent */
+	if (w != 0)
+	{
+		while (w % 10 == 0)
+		{
+			w /= 10;
+			sig--;
+			q++;
+		}
+	}
+	if (fj_decimal_is_double(x->negative, w, sig, (int) q, &d))
+		return put_double(e, d);
+	/* a decimal fraction [exponent, mantissa]; the significand is not zero here */
+	if ((rc = reserve(e, 2 + 9 + 9)) != FJ_OK)
+		return rc;
+	o = WP(e);
+	*o++ = MT_TAG | 4;
+	*o++ = MT_ARRAY | 2;
+	o = x->exp >= 0 ? put_head_at(o, MT_UINT, (uint64_t) x->exp) : put_head_at(o, MT_NINT, (uint64_t) (-1 - x->exp));
+	o = x->negative ? put_head_at(o, MT_NINT, x->raw - 1) : put_head_at(o, MT_UINT, x->raw);
+	e->out.len = (size_t) (o - e->out.data);
+	return FJ_OK;
+}
+
+/* A NUMBER value of any length: see cbor.h for the mapping. */
+static fj_code
+put_number_text(encoder *e, const uint8_t *v, const uint8_t *text, uint32_t len)
+{
 	fj_number_parts n;
 	double		d;
 	size_t		total,
@@ -252,37 +572,73 @@ put_number(encoder *e, const uint8_t *v)
 	/* a zero significand always names a double, so first < total here */
 	if ((rc = put_tag(e, 4)) != FJ_OK)
 		return rc;
-	HEAD(e, cbor_encode_array_start(2, WP(e), ROOM(e)));
+	if ((rc = put_head(e, MT_ARRAY, 2)) != FJ_OK)
+		return rc;
 	if ((rc = exp >= 0 ? put_uint(e, (uint64_t) exp) : put_negint(e, (uint64_t) (-1 - exp))) != FJ_OK)
 		return rc;
 	return put_big_integer(e, n.negative, e->digits.data + first, total - first);
 }
 
-/* Write one scalar value. */
-static fj_code
-put_scalar(encoder *e, const uint8_t *v)
+/* A NUMBER or PACKED value; *next gets the tape value after it. */
+static inline fj_code
+put_number(encoder *e, const uint8_t *v, const uint8_t **next)
+{
+	/* the text, then 8 zero bytes (read_decimal reads 8 at a time) */
+	uint8_t		buf[FJ_NUMBER_TEXT_BUF + 8];
+	const uint8_t *text;
+	uint32_t	len;
+	decimal		x;
+
+	if (FJ_TYPE(v[0]) == FJ_PACKED)
+	{
+		const uint8_t *nibbles;
+
+		len = fj_packed_len(v, &nibbles);
+		fj_unpack_number(nibbles, len, (char *) buf);
+		*next = nibbles + (len + 1) / 2;
+	}
+	else
+	{
+		len = fj_text(v, &text);
+		*next = text + len;
+		if (len > FJ_NUMBER_TEXT_BUF)
+			return put_number_text(e, v, text, len);
+		memcpy(buf, text, len);
+	}
+	memset(buf + len, 0, 8);
+	if (read_decimal(buf, len, &x))
+		return put_decimal(e, &x);
+	return put_number_text(e, v, buf, len);
+}
+
+/* Write one scalar value; *next gets the tape value after it. */
+static inline fj_code
+put_scalar(encoder *e, const uint8_t *v, const uint8_t **next)
 {
 	const uint8_t *text;
 	uint32_t	len;
+	uint8_t		tag = v[0];
 
-	switch (FJ_TYPE(v[0]))
+	switch (FJ_TYPE(tag))
 	{
 		case FJ_LITERAL:
-			if (FJ_IMM(v[0]) == FJ_NULL)
-				HEAD(e, cbor_encode_null(WP(e), ROOM(e)));
-			else
-				HEAD(e, cbor_encode_bool(FJ_IMM(v[0]) == FJ_TRUE, WP(e), ROOM(e)));
-			return FJ_OK;
+			*next = v + 1;
+			/* simple values 22 (null), 21 (true), 20 (false) */
+			return put_byte(e, FJ_IMM(tag) == FJ_NULL ? 0xf6 : FJ_IMM(tag) == FJ_TRUE ? 0xf5 : 0xf4);
 		case FJ_UINT:
-			return put_uint(e, fj_int_magnitude(v));
+			*next = v + 1 + fj_int_extra(tag);
+			return put_head(e, MT_UINT, fj_int_magnitude(v));
 		case FJ_NINT:
 			/* the tape's magnitude field is -1 - value, as CBOR's */
-			return put_negint(e, fj_int_magnitude(v));
+			*next = v + 1 + fj_int_extra(tag);
+			return put_head(e, MT_NINT, fj_int_magnitude(v));
 		case FJ_NUMBER:
 		case FJ_PACKED:
-			return put_number(e, v);
+			return put_number(e, v, next);
 		default:
 			len = fj_text(v, &text);
+			/* a string reference's text is elsewhere, before it */
+			*next = tag == FJ_STRING_REF ? v + FJ_REF_SIZE : text + len;
 			return put_text(e, text, len);
 	}
 }
@@ -331,26 +687,18 @@ sort_members(encoder *e, const uint8_t *obj, uint32_t count)
 	return FJ_OK;
 }
 
-/* Write the key of the next member of the top frame; returns its value. */
-static fj_code
-next_member(encoder *e, const uint8_t **v)
+/*
+ * Go on with the next member of the top frame: write its key (objects), and
+ * return its value.
+ */
+static inline fj_code
+next_member(encoder *e, eframe *f, const uint8_t *v, const uint8_t **value)
 {
-	eframe	   *f = TOP_FRAME(e);
-	const uint8_t *key;
-	fj_code		rc;
-
 	if (f->in_order)
 	{
-		key = f->next;
 		if (f->object)
-		{
-			if ((rc = put_scalar(e, key)) != FJ_OK)
-				return rc;
-			*v = key + fj_value_size(key);
-		}
-		else
-			*v = key;
-		f->next = *v + fj_value_size(*v);
+			return put_scalar(e, v, value);
+		*value = v;
 		return FJ_OK;
 	}
 	else
@@ -358,18 +706,16 @@ next_member(encoder *e, const uint8_t **v)
 		const emember *m = MEMBER(e, f->pos++);
 
 		f->left--;
-		if ((rc = put_text(e, m->text, m->len)) != FJ_OK)
-			return rc;
-		*v = m->text + m->len;
-		return FJ_OK;
+		*value = m->text + m->len;
+		return put_text(e, m->text, m->len);
 	}
 }
 
-/* Whether the top frame has written all its members. */
+/* Whether frame f has written all its members; v is the value after the last one written. */
 static inline bool
-frame_done(const eframe *f)
+frame_done(const eframe *f, const uint8_t *v)
 {
-	return f->in_order ? f->next == f->members_end : f->left == 0;
+	return f->in_order ? v == f->members_end : f->left == 0;
 }
 
 static fj_code
@@ -381,50 +727,51 @@ encode(encoder *e, const uint8_t *v)
 	for (;;)
 	{
 		int			type = FJ_TYPE(v[0]);
+		eframe	   *f;
 
 		if (++values % POLL_VALUES == 0 && e->poll.interrupted && e->poll.interrupted(e->poll.ctx))
 			return fail(e, FJ_R_INTERRUPTED, v);
 		if (type == FJ_ARRAY || type == FJ_OBJECT)
 		{
 			uint32_t	count = fj_container_count(v);
-			eframe	   *f;
 
-			if (type == FJ_ARRAY)
-				HEAD(e, cbor_encode_array_start(count, WP(e), ROOM(e)));
-			else
-				HEAD(e, cbor_encode_map_start(count, WP(e), ROOM(e)));
+			if ((rc = put_head(e, type == FJ_ARRAY ? MT_ARRAY : MT_MAP, count)) != FJ_OK)
+				return rc;
 			if (count > 0)
 			{
 				if (!(f = fj_buf_push(e->a, &e->frames, sizeof(eframe))))
 					return fail(e, FJ_R_NOMEM, NULL);
 				f->object = type == FJ_OBJECT;
 				f->in_order = !(f->object && e->opt->deterministic);
-				f->next = fj_container_members(v);
+				f->next = v + fj_value_size(v);
 				f->members_end = fj_container_members_end(v);
 				f->base = f->pos = NMEMBERS(e);
 				f->left = count;
 				if (!f->in_order && (rc = sort_members(e, v, count)) != FJ_OK)
 					return rc;
-				if ((rc = next_member(e, &v)) != FJ_OK)
+				if ((rc = next_member(e, f, fj_container_members(v), &v)) != FJ_OK)
 					return rc;
 				continue;
 			}
+			v++;				/* an empty container is its tag */
 		}
-		else if ((rc = put_scalar(e, v)) != FJ_OK)
+		else if ((rc = put_scalar(e, v, &v)) != FJ_OK)
 			return rc;
 
 		/* close finished containers, then go on with the next member */
-		while (NFRAMES(e) > 0 && frame_done(TOP_FRAME(e)))
+		for (;;)
 		{
-			eframe	   *f = TOP_FRAME(e);
-
+			if (NFRAMES(e) == 0)
+				return FJ_OK;
+			f = TOP_FRAME(e);
+			if (!frame_done(f, v))
+				break;
 			if (!f->in_order)
 				e->members.len = f->base * sizeof(emember);
+			v = f->next;
 			e->frames.len -= sizeof(eframe);
 		}
-		if (NFRAMES(e) == 0)
-			return FJ_OK;
-		if ((rc = next_member(e, &v)) != FJ_OK)
+		if ((rc = next_member(e, f, v, &v)) != FJ_OK)
 			return rc;
 	}
 }

@@ -234,6 +234,15 @@ shortest_decimal(double a, uint64_t *digits, int *e10)
 	{
 		bool		round_up = false;
 
+		/* four digits at a time while the ends still differ (the last removed decides) */
+		while (vp / 10000 > vm / 10000)
+		{
+			round_up = vr % 10000 >= 5000;
+			vr /= 10000;
+			vp /= 10000;
+			vm /= 10000;
+			removed += 4;
+		}
 		if (vp / 100 > vm / 100)
 		{
 			round_up = vr % 100 >= 50;
@@ -374,6 +383,14 @@ slow:
 size_t
 fj_double_shortest(double d, char *out)
 {
+	bool		exponent;
+
+	return fj_double_shortest_form(d, out, &exponent);
+}
+
+size_t
+fj_double_shortest_form(double d, char *out, bool *exponent)
+{
 	char		digits[20];
 	char	   *o = out;
 	double		a = fabs(d);
@@ -385,6 +402,7 @@ fj_double_shortest(double d, char *out)
 
 	if (signbit(d))
 		*o++ = '-';
+	*exponent = false;
 	if (a == 0)
 	{
 		memcpy(o, "0.0", 3);
@@ -398,6 +416,7 @@ fj_double_shortest(double d, char *out)
 	{
 		int			e = x < 0 ? -x : x;
 
+		*exponent = true;
 		*o++ = digits[0];
 		if (n > 1)
 		{
@@ -507,11 +526,7 @@ fj_number_is_double(const fj_number_parts *n, double *d)
 				sig,
 				i;
 	int64_t		adjusted;
-	uint64_t	w = 0,
-				shortest;
-	int			q,
-				e10;
-	double		v;
+	uint64_t	w = 0;
 
 	for (first = 0; first < total && significand_digit(n, first) == '0'; first++)
 		;
@@ -532,14 +547,57 @@ fj_number_is_double(const fj_number_parts *n, double *d)
 		return false;
 	for (i = first; i < last; i++)
 		w = w * 10 + (uint64_t) (significand_digit(n, i) - '0');
-	q = (int) (adjusted - (int64_t) sig + 1);
+	return fj_decimal_is_double(n->negative, w, (int) sig, (int) (adjusted - (int64_t) sig + 1), d);
+}
+
+/*
+ * Whether a decimal has fewer significant digits than n and rounds to v:
+ * v is the nearest double to w * 10^q, w of n digits (16 or 17) and not a
+ * multiple of 10. The reals that round to v form an interval around
+ * w * 10^q, and any decimal of fewer digits in it lies beyond the nearest
+ * multiple of 10^(q+1) on its side (or a power of ten does, which is such a
+ * multiple): so one of the two multiples next to w * 10^q, of at most n - 1
+ * digits each, rounds to v exactly when some shorter decimal does. Both are
+ * usually Clinger-exact (fewer than 16 digits, small q): a division each.
+ */
+static bool
+shorter_rounds_to(uint64_t w, int q, double v)
+{
+	uint64_t	down = w / 10;
+
+	return decimal_to_double(down, q + 1) == v || decimal_to_double(down + 1, q + 1) == v;
+}
+
+bool
+fj_decimal_is_double(bool negative, uint64_t w, int sig, int q, double *d)
+{
+	int			adjusted = q + sig - 1,
+				e10;
+	uint64_t	shortest;
+	double		v;
+
+	if (w == 0)
+	{
+		*d = negative ? -0.0 : 0.0;
+		return true;
+	}
+	if (sig > 17 || adjusted > 308 || adjusted < -324)
+		return false;
 	v = decimal_to_double(w, q);
 	if (!isfinite(v) || v == 0)
 		return false;
-	*d = n->negative ? -v : v;
+	*d = negative ? -v : v;
 	/* up to 15 digits name a normal double unambiguously (DBL_DIG) */
 	if (sig <= 15 && v >= DBL_MIN)
 		return true;
+	/*
+	 * 16 or 17 digits: the text is v's shortest form only if no shorter
+	 * decimal rounds to v (a cheap test that settles most texts that are not,
+	 * such as %.17g output of doubles whose shortest form has 16 digits);
+	 * then Ryu decides among those of the text's length.
+	 */
+	if (sig >= 16 && v >= DBL_MIN && shorter_rounds_to(w, q, v))
+		return false;
 	shortest_decimal(v, &shortest, &e10);
 	return shortest == w && e10 == q;
 }
@@ -547,33 +605,36 @@ fj_number_is_double(const fj_number_parts *n, double *d)
 bool
 fj_double_to_half(double d, uint16_t *bits)
 {
-	uint16_t	sign = signbit(d) ? 0x8000 : 0;
-	double		a = fabs(d),
-				m;
+	uint64_t	b;
+	uint16_t	sign;
 	int			e;
+	uint64_t	m;
 
-	if (a == 0)
+	memcpy(&b, &d, 8);
+	sign = (uint16_t) (b >> 48) & 0x8000;
+	e = (int) ((b >> 52) & 0x7ff) - 1023;	/* unbiased; -1023 for zero and subnormals */
+	m = b & ((1ULL << 52) - 1);
+	if (e == -1023 && m == 0)
 	{
 		*bits = sign;
 		return true;
 	}
-	if (!(a <= 65504.0))
+	/* above 65504 (the largest binary16), below 2^-24 (the smallest), or not finite */
+	if (e > 15 || e < -24 || (e == 15 && m > 0x3ffULL << 42))
 		return false;
-	if (a < 0x1p-14)
+	if (e >= -14)
 	{
-		/* subnormal: a multiple of 2^-24 */
-		m = ldexp(a, 24);
-		if (m != floor(m))
+		/* normal: 10 fraction bits, the other 42 zero */
+		if (m & ((1ULL << 42) - 1))
 			return false;
-		*bits = (uint16_t) (sign | (uint16_t) m);
+		*bits = (uint16_t) (sign | (uint16_t) ((e + 15) << 10) | (uint16_t) (m >> 42));
 		return true;
 	}
-	frexp(a, &e);				/* a = f * 2^e, f in [0.5, 1) */
-	e -= 1;						/* a = 1.m * 2^e, e in [-14, 15] */
-	m = ldexp(a, 10 - e) - 1024;	/* the 10 fraction bits, if exact */
-	if (m != floor(m))
+	/* subnormal: a multiple of 2^-24, (2^52 + m) * 2^(e - 52) = k * 2^-24 */
+	m |= 1ULL << 52;
+	if (m & ((1ULL << (28 - e)) - 1))
 		return false;
-	*bits = (uint16_t) (sign | (uint16_t) ((e + 15) << 10) | (uint16_t) m);
+	*bits = (uint16_t) (sign | (uint16_t) (m >> (28 - e)));
 	return true;
 }
 

@@ -8,6 +8,8 @@
  */
 #include "harness.h"
 #include "../src/cbor.h"
+#include "cbor_ref/cbor_ref.h"
+#include "../src/utf8.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -1398,6 +1400,554 @@ test_corpus(void)
 	printf("corpus: %d documents round-tripped\n", docs);
 }
 
+/* ---------------------------------------- the reference implementation */
+
+/*
+ * The current encoder and decoder against the implementation before the
+ * fast paths (test/cbor_ref/), byte for byte: the same CBOR for every tape
+ * (in order and deterministic), the same tape for every CBOR input (or the
+ * same error: code, reason and offset). Over the corpus, generated numbers of
+ * every kind and random CBOR.
+ */
+
+static long oracle_mismatches;
+
+/* Both encoders on the tape value v: the same outcome and the same bytes. */
+static bool
+same_encode(const char *what, const uint8_t *v, bool deterministic)
+{
+	fj_cbor_encode_options opt = {0};
+	fj_buf		a = {0},
+				b = {0};
+	fj_error	ea,
+				eb;
+	fj_code		ra,
+				rb;
+	bool		same;
+
+	opt.deterministic = deterministic;
+	ra = fj_cbor_encode(v, &opt, &a, &ea);
+	rb = fj_ref_cbor_encode(v, &opt, &b, &eb);
+	if (ra != FJ_OK || rb != FJ_OK)
+		same = ra == rb && ea.reason == eb.reason && ea.offset == eb.offset;
+	else
+		same = a.len == b.len && memcmp(a.data, b.data, a.len) == 0;
+	if (!same && oracle_mismatches++ < 10)
+	{
+		size_t		i = 0;
+
+		while (ra == FJ_OK && rb == FJ_OK && i < a.len && i < b.len && a.data[i] == b.data[i])
+			i++;
+		CHECKF(0, "%s: encode%s differs from the reference: rc %d/%d, %zu/%zu bytes, first difference at %zu",
+			   what, deterministic ? " (deterministic)" : "", (int) ra, (int) rb, a.len, b.len, i);
+	}
+	fj_buf_release(&fj_malloc_allocator, &a);
+	fj_buf_release(&fj_malloc_allocator, &b);
+	return same;
+}
+
+/* Both decoders on the same bytes: the same tape, or the same error. */
+static bool
+same_decode(const char *what, const uint8_t *cbor, size_t n, const fj_cbor_decode_options *opt)
+{
+	fj_buf		a = {0},
+				b = {0};
+	fj_error	ea,
+				eb;
+	fj_code		ra = fj_cbor_decode(cbor, n, opt, &a, &ea),
+				rb = fj_ref_cbor_decode(cbor, n, opt, &b, &eb);
+	bool		same;
+
+	/* the prefix bytes are left uninitialised */
+	if (ra != FJ_OK || rb != FJ_OK)
+		same = ra == rb && ea.reason == eb.reason && ea.offset == eb.offset;
+	else
+		same = a.len == b.len && memcmp(a.data + opt->prefix, b.data + opt->prefix, a.len - opt->prefix) == 0;
+	if (!same && oracle_mismatches++ < 10)
+	{
+		char		hex[2 * 64 + 1];
+
+		tohex(cbor, n < 64 ? n : 64, hex);
+		CHECKF(0, "%s: decode differs from the reference: rc %d/%d, reason %d/%d, offset %zu/%zu, "
+			   "tape %zu/%zu bytes; input (%zu bytes) %s%s", what, (int) ra, (int) rb,
+			   ra ? (int) ea.reason : 0, rb ? (int) eb.reason : 0, ra ? ea.offset : 0, rb ? eb.offset : 0,
+			   a.len, b.len, n, hex, n > 64 ? "..." : "");
+	}
+	fj_buf_release(&fj_malloc_allocator, &a);
+	fj_buf_release(&fj_malloc_allocator, &b);
+	return same;
+}
+
+/* A JSON document: both encoders agree, and both decoders agree on that CBOR. */
+static bool
+same_document(const char *what, const char *json, size_t len)
+{
+	fj_buf		tape,
+				cbor;
+	fj_error	err;
+	fj_cbor_decode_options dopt = {0};
+	bool		ok;
+
+	if (fj_parse(json, len, NULL, &tape, &err) != FJ_OK)
+		return true;
+	ok = same_encode(what, tape.data + FJ_TAPE_HEADER, false);
+	ok &= same_encode(what, tape.data + FJ_TAPE_HEADER, true);
+	if (fj_ref_cbor_encode(tape.data + FJ_TAPE_HEADER, NULL, &cbor, &err) == FJ_OK)
+	{
+		ok &= same_decode(what, cbor.data, cbor.len, &dopt);
+		fj_buf_release(&fj_malloc_allocator, &cbor);
+	}
+	fj_buf_release(&fj_malloc_allocator, &tape);
+	return ok;
+}
+
+/* Append a random decimal digit string of n digits, the first nonzero if lead. */
+static void
+put_digits(t_buf *b, int n, bool lead)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		char		c = (char) ('0' + rng() % 10);
+
+		if (i == 0 && lead && c == '0')
+			c = '1';
+		t_put(b, &c, 1);
+	}
+}
+
+/* Append the exact decimal value of long double x with ndig significant digits, %.*Le style. */
+static void
+put_long_double(t_buf *b, long double x, int ndig)
+{
+	char		tmp[128];
+	int			n = snprintf(tmp, sizeof(tmp), "%.*Le", ndig - 1, x);
+
+	t_put(b, tmp, (size_t) n);
+}
+
+/* One random number spelling of kind k (see test_oracle_numbers). */
+static void
+put_random_number(t_buf *b, int k)
+{
+	char		tmp[128];
+	int			n;
+	uint64_t	bits;
+	double		d;
+
+	if (rng() % 4 == 0)
+		t_put(b, "-", 1);
+	switch (k)
+	{
+		case 0:					/* a random double, printed with 1 to 17 digits */
+		case 1:
+			bits = rng() & 0x7fffffffffffffffULL;
+			memcpy(&d, &bits, 8);
+			if (!isfinite(d))
+				d = 1.5;
+			n = snprintf(tmp, sizeof(tmp), rng() % 2 ? "%.*g" : "%.*e", 1 + (int) (rng() % 17), d);
+			t_put(b, tmp, (size_t) n);
+			break;
+		case 2:					/* its shortest text, plain or in exponent form, maybe zero-padded */
+			bits = rng() & 0x7fffffffffffffffULL;
+			if (rng() % 2)
+				bits = (bits & 0x000fffffffffffffULL) | (uint64_t) (1023 - 30 + rng() % 60) << 52;
+			memcpy(&d, &bits, 8);
+			if (!isfinite(d))
+				d = 0.25;
+			n = (int) fj_ref_double_shortest(d, tmp);
+			t_put(b, tmp, (size_t) n);
+			if (rng() % 4 == 0 && !memchr(tmp, 'e', (size_t) n))
+				t_put(b, "000", 1 + rng() % 3);
+			break;
+		case 3:					/* a mantissa of 1 to 25 digits with a point somewhere */
+			{
+				int			digits = 1 + (int) (rng() % 25),
+							point = (int) (rng() % (unsigned) (digits + 1));
+
+				if (point == 0)
+				{
+					t_put(b, "0.", 2);
+					if (rng() % 2)
+						t_put(b, "0000000", 1 + rng() % 7);
+					put_digits(b, digits, false);
+				}
+				else
+				{
+					put_digits(b, point, true);
+					t_put(b, ".", 1);
+					put_digits(b, digits - point + 1, false);
+				}
+				if (rng() % 2)
+				{
+					n = snprintf(tmp, sizeof(tmp), "%s%d", rng() % 2 ? "e" : "E", (int) (rng() % 60) - 30);
+					t_put(b, tmp, (size_t) n);
+				}
+				break;
+			}
+		case 4:					/* exponents near the limits: huge, tiny, subnormal */
+			{
+				static const int edges[] = {308, 309, 307, -307, -308, -309, -310, -320, -323, -324, -325, -330, 290, -290};
+				int			e = edges[rng() % (sizeof(edges) / sizeof(edges[0]))] + (int) (rng() % 5) - 2;
+
+				put_digits(b, 1, true);
+				if (rng() % 3)
+				{
+					t_put(b, ".", 1);
+					put_digits(b, 1 + (int) (rng() % 18), false);
+				}
+				n = snprintf(tmp, sizeof(tmp), "e%s%d", e >= 0 && rng() % 2 ? "+" : "", e);
+				t_put(b, tmp, (size_t) n);
+				break;
+			}
+		case 5:					/* near a halfway point between two doubles */
+			{
+				long double mid;
+				int			ndig = 15 + (int) (rng() % 26);
+
+				bits = rng() & 0x7fefffffffffffffULL;
+				if (rng() % 2)
+					bits = (bits & 0x000fffffffffffffULL) | (uint64_t) (1023 - 60 + rng() % 120) << 52;
+				memcpy(&d, &bits, 8);
+				mid = ((long double) d + (long double) nextafter(d, INFINITY)) / 2;
+				if (rng() % 3 == 0)
+					mid = nextafterl(mid, rng() % 2 ? 0 : INFINITY);
+				put_long_double(b, mid, ndig);
+				break;
+			}
+		case 6:					/* exact in binary16 */
+			{
+				uint16_t	h = (uint16_t) (rng() & 0x7bff);
+				int			e = (h >> 10) & 31,
+							m = h & 1023;
+
+				d = e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
+				n = rng() % 2 ? (int) fj_ref_double_shortest(d, tmp) : snprintf(tmp, sizeof(tmp), "%.*g", 1 + (int) (rng() % 20), d);
+				t_put(b, tmp, (size_t) n);
+				break;
+			}
+		case 7:					/* exact in binary32 */
+			{
+				uint32_t	fb = (uint32_t) rng() & 0x7f7fffffu;
+				float		f;
+
+				memcpy(&f, &fb, 4);
+				n = rng() % 2 ? snprintf(tmp, sizeof(tmp), "%.9g", (double) f) :
+					(int) fj_ref_double_shortest((double) f, tmp);
+				t_put(b, tmp, (size_t) n);
+				break;
+			}
+		case 8:					/* integers, zeros and integral non-integers */
+			{
+				static const char *const fixed[] = {"0", "-0", "0.0", "0e0", "0e400", "0.000e-400", "1e2",
+					"1.0", "100.0", "18446744073709551615", "18446744073709551616", "9223372036854775808",
+				"9223372036854775807", "123456789012345678901234567890", "1E400", "1e-400", "65504.0", "65505",
+				"5.960464477539063e-08", "3.4028234663852886e+38", "1.7976931348623157e308", "2.2250738585072014e-308",
+				"4.9e-324", "5e-324", "2.4703282292062328e-324", "1e9223372036854775807", "1e-9223372036854775808",
+				"0.30000000000000004", "0.1", "0.10000000000000001", "9007199254740993.0", "9007199254740992.0"};
+
+				if (rng() % 2)
+				{
+					const char *f = fixed[rng() % (sizeof(fixed) / sizeof(fixed[0]))];
+
+					t_put(b, f, strlen(f));
+				}
+				else
+				{
+					put_digits(b, 1 + (int) (rng() % 30), true);
+					if (rng() % 3 == 0)
+						t_put(b, ".0", 2);
+				}
+				break;
+			}
+		default:				/* 16 and 17 digits around every magnitude */
+			{
+				int			digits = 16 + (int) (rng() % 2),
+							e = (int) (rng() % 660) - 340;
+
+				put_digits(b, 1, true);
+				t_put(b, ".", 1);
+				put_digits(b, digits - 1, false);
+				n = snprintf(tmp, sizeof(tmp), "e%d", e);
+				t_put(b, tmp, (size_t) n);
+				break;
+			}
+	}
+}
+
+/*
+ * Generated numbers, in arrays of 1,000: the same CBOR from both encoders,
+ * and the same tape from both decoders of it (which also exercises the
+ * decoding of every float width). FJ_CBOR_NUMBERS sets how many.
+ */
+static void
+test_oracle_numbers(void)
+{
+	const char *env = getenv("FJ_CBOR_NUMBERS");
+	long		total = env ? atol(env) : 2000000,
+				done = 0,
+				docs = 0;
+	t_buf		b = {0};
+
+#if defined(__SANITIZE_ADDRESS__)
+	if (!env)
+		total = 200000;
+#endif
+	while (done < total)
+	{
+		int			i;
+		char		what[64];
+
+		b.len = 0;
+		t_put(&b, "[", 1);
+		for (i = 0; i < 1000 && done < total; i++, done++)
+		{
+			if (i)
+				t_put(&b, ",", 1);
+			put_random_number(&b, (int) (rng() % 10));
+		}
+		t_put(&b, "]", 1);
+		snprintf(what, sizeof(what), "numbers %ld-%ld", done - i, done - 1);
+		if (!same_document(what, b.s, b.len))
+		{
+			/* name the first number that differs */
+			char	   *p = b.s + 1;
+
+			while (*p && *p != ']')
+			{
+				size_t		n = strcspn(p, ",]");
+
+				if (!same_document("number", p, n))
+				{
+					CHECKF(0, "the first number that differs: %.*s", (int) n, p);
+					break;
+				}
+				p += n + (p[n] == ',');
+			}
+		}
+		docs++;
+	}
+	free(b.s);
+	printf("oracle: %ld generated numbers in %ld documents, CBOR and tapes as the reference's\n", done, docs);
+}
+
+/* A random CBOR data item into b (well formed or nearly: the decoder's input space). */
+static void
+put_random_cbor(t_buf *b, int depth)
+{
+	static const char *const atoms[] = {
+		"00", "17", "1818", "18ff", "190100", "19ffff", "1a00010000", "1affffffff", "1b0000000100000000",
+		"1b7fffffffffffffff", "1b8000000000000000", "1bffffffffffffffff", "20", "37", "3818", "3bffffffffffffffff",
+		"3b7fffffffffffffff", "3b8000000000000000", "f4", "f5", "f6", "f7", "f0", "f820", "f8ff", "f818", "e0",
+		"f90000", "f98000", "f93c00", "f97bff", "f90001", "f903ff", "f90400", "f97c00", "f9fc00", "f97e00",
+		"fa47c35000", "fa7f7fffff", "fa00000001", "fa7f800000", "fa7fc00000", "fb3ff199999999999a",
+		"fb0000000000000001", "fb7fefffffffffffff", "fb7ff8000000000000", "fbc010666666666666",
+		"40", "4401020304", "60", "6161", "62c328", "63e282ac", "64f0908c80", "62eda080", "5f42010243030405ff",
+		"7f657374726561646d696e67ff", "5fff", "7fff", "7f4100ff", "5f6100ff", "c249010000000000000000",
+		"c349010000000000000000", "c240", "c34100", "c48221196ab3", "c482201b7fffffffffffffff",
+		"c4823bffffffffffffffffc249010000000000000000", "c4820a3bffffffffffffffff", "c48201c240", "c483010203",
+		"c49f0102ff", "c4820102", "c5822003", "d74401020304", "d64401020304", "d54401020304", "c074", "c11a514b67b0",
+		"d818456449455446", "c6c7c8c901", "1c", "3d", "5e", "7e", "9e", "be", "dc", "fc", "fd", "fe", "ff",
+		"1f", "3f", "df", "f8", "19", "1a0000", "7b0000000000000010"};
+	uint64_t	r = rng() % 16;
+	char		tmp[64];
+	uint8_t		bytes[128];
+
+	if (depth > 6 || r < 6)
+	{
+		const char *a = atoms[rng() % (sizeof(atoms) / sizeof(atoms[0]))];
+		size_t		n = unhex(a, bytes);
+
+		t_put(b, (const char *) bytes, n);
+		return;
+	}
+	if (r < 8)
+	{
+		/* a text or byte string of a random length and content */
+		size_t		n = rng() % 40,
+					i;
+		uint8_t		major = rng() % 3 ? 0x60 : 0x40;
+
+		if (n < 24)
+			tmp[0] = (char) (major | n);
+		else
+		{
+			tmp[0] = (char) (major | 24);
+			tmp[1] = (char) n;
+		}
+		t_put(b, tmp, n < 24 ? 1 : 2);
+		for (i = 0; i < n; i++)
+		{
+			char		c = (char) (rng() % 8 ? (uint64_t) 'a' + rng() % 26 : rng());
+
+			t_put(b, &c, 1);
+		}
+		return;
+	}
+	if (r < 14)
+	{
+		/* an array or map, definite or not */
+		bool		map = r >= 11,
+					indefinite = rng() % 4 == 0;
+		size_t		n = rng() % 6,
+					i;
+
+		if (rng() % 8 == 0)
+		{
+			/* a tag in front */
+			static const char *const tags[] = {"c2", "c3", "c4", "d5", "d6", "d7", "c0", "d820", "d9d9f7"};
+			const char *t = tags[rng() % (sizeof(tags) / sizeof(tags[0]))];
+			size_t		tn = unhex(t, bytes);
+
+			t_put(b, (const char *) bytes, tn);
+		}
+		tmp[0] = (char) ((map ? 0xa0 : 0x80) | (indefinite ? 31 : (int) n));
+		t_put(b, tmp, 1);
+		for (i = 0; i < n * (map ? 2 : 1); i++)
+			put_random_cbor(b, depth + 1);
+		if (indefinite)
+			t_put(b, "\xff", 1);
+		return;
+	}
+	/* a tag and its content */
+	{
+		static const char *const tags[] = {"c2", "c3", "c4", "d5", "d6", "d7", "c1", "d818", "d9d9f7", "c6"};
+		const char *t = tags[rng() % (sizeof(tags) / sizeof(tags[0]))];
+		size_t		tn = unhex(t, bytes);
+
+		t_put(b, (const char *) bytes, tn);
+		put_random_cbor(b, depth + 1);
+	}
+}
+
+/* Random and mutated CBOR: both decoders give the same tape or the same error. */
+static void
+test_oracle_cbor(void)
+{
+	long		i,
+				rounds = 400000;
+	t_buf		b = {0};
+
+#if defined(__SANITIZE_ADDRESS__)
+	rounds = 100000;
+#endif
+	for (i = 0; i < rounds; i++)
+	{
+		fj_cbor_decode_options opt = {0};
+		uint64_t	m = rng();
+
+		b.len = 0;
+		put_random_cbor(&b, 0);
+		if (m % 4 == 0 && b.len > 0)
+			b.s[rng() % b.len] = (char) rng();	/* a mutation */
+		else if (m % 4 == 1 && b.len > 1)
+			b.len = rng() % b.len;	/* a truncation */
+		else if (m % 16 == 2)
+			put_random_cbor(&b, 0);	/* trailing bytes */
+		opt.substitute_null = (m >> 8) & 1;
+		opt.max_depth = (m >> 9) % 4 == 0 ? 1 + (uint32_t) ((m >> 12) % 4) : 0;
+		same_decode("random CBOR", (const uint8_t *) b.s, b.len, &opt);
+		if (b.len && (m >> 16) % 8 == 0)
+		{
+			/* the same item with a varlena-sized prefix and a size limit */
+			opt.prefix = 4;
+			opt.max_size = (m >> 20) % 2 ? 64 : 0;
+			same_decode("random CBOR, prefix", (const uint8_t *) b.s, b.len, &opt);
+		}
+	}
+	free(b.s);
+	printf("oracle: %ld random CBOR items decoded as the reference does\n", rounds);
+}
+
+/*
+ * fj_utf8_valid (a sequence at a time, what the decoder checks text strings
+ * with) against fj_utf8_first_error (the byte-at-a-time state machine): every
+ * string of up to 3 bytes, and random strings of valid and broken sequences.
+ */
+static void
+test_utf8_valid(void)
+{
+	uint8_t		s[64];
+	uint32_t	x;
+	long		bad = 0,
+				i,
+				rounds = 2000000;
+
+#if defined(__SANITIZE_ADDRESS__)
+	rounds = 300000;
+#endif
+	for (x = 0; x < (1u << 24) && bad < 10; x++)
+	{
+		size_t		n = x < 256 ? 1 : x < 65536 ? 2 : 3,
+					k;
+
+		for (k = 0; k < n; k++)
+			s[k] = (uint8_t) (x >> (8 * (n - 1 - k)));
+		if (fj_utf8_valid(s, n) != (fj_utf8_first_error(s, n) == n))
+			bad++;
+	}
+	for (i = 0; i < rounds && bad < 10; i++)
+	{
+		static const uint8_t leads[] = {0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec,
+		0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff};
+		size_t		n = 1 + rng() % 40,
+					k;
+
+		for (k = 0; k < n; k++)
+		{
+			uint64_t	r = rng();
+
+			s[k] = r % 3 == 0 ? leads[(r >> 8) % sizeof(leads)] : r % 3 == 1 ? (uint8_t) (0x80 + (r >> 8) % 64) :
+				(uint8_t) ('a' + (r >> 8) % 26);
+		}
+		if (fj_utf8_valid(s, n) != (fj_utf8_first_error(s, n) == n))
+		{
+			if (bad == 0)
+			{
+				char		hex[2 * 64 + 1];
+
+				tohex(s, n, hex);
+				CHECKF(0, "fj_utf8_valid(%s) disagrees with the state machine", hex);
+			}
+			bad++;
+		}
+	}
+	CHECKF(bad == 0, "%ld UTF-8 strings where fj_utf8_valid disagrees with fj_utf8_first_error", bad);
+}
+
+/* Every corpus document: the same CBOR (both orders) and the same decoded tape. */
+static void
+test_oracle_corpus(void)
+{
+	const char *data = t_data_dir();
+	char		dir[1024];
+	char	  **files;
+	size_t		n,
+				i;
+	int			docs = 0;
+
+	if (!data)
+		return;
+	snprintf(dir, sizeof(dir), "%s/corpus", data);
+	n = t_list_dir(dir, "", ".json", &files);
+	for (i = 0; i < n; i++)
+	{
+		size_t		len;
+		char	   *json = t_read_file(files[i], &len);
+
+		if (json)
+		{
+			same_document(files[i], json, len);
+			docs++;
+		}
+		free(json);
+		free(files[i]);
+	}
+	free(files);
+	printf("oracle: %d corpus documents, CBOR and tapes as the reference's\n", docs);
+}
+
 /* ------------------------------------------------- allocation failures */
 
 typedef struct failing
@@ -1548,5 +2098,9 @@ main(void)
 	test_alloc_failures();
 	test_appendix_a();
 	test_corpus();
+	test_utf8_valid();
+	test_oracle_corpus();
+	test_oracle_numbers();
+	test_oracle_cbor();
 	return t_summary("test_cbor");
 }

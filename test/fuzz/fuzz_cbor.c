@@ -16,15 +16,19 @@
  *     as documented (a duplicate key when deterministic, an exponent beyond
  *     64 bits), without leaks, also under allocation failure;
  *   - decoding that CBOR gives the same JSON value, numbers exactly, and one
- *     more round gives the same tape bytes (a fixpoint).
+ *     more round gives the same tape bytes (a fixpoint);
+ * and the decoder, and the encoder on what it accepts, give exactly what the
+ * implementation before the fast paths gives (test/cbor_ref/): the same tape
+ * or the same error reason at the same offset, the same CBOR bytes.
  *
  * Build: clang-14 -fsanitize=fuzzer,address,undefined, the core sources
- * (CORE_SRC and CBOR_SRC of core.mk) and -lcbor -lm. Seeds: RFC 8949
+ * (CORE_SRC and CBOR_SRC of core.mk), test/cbor_ref/*.c and -lcbor -lm. Seeds: RFC 8949
  * Appendix A (../shared/data/cbor/appendix_a.json) and fastjson_to_cbor of
  * the corpus; dictionary test/fuzz/cbor.dict.
  */
 #include "fuzz_common.h"
 #include "../../src/cbor.h"
+#include "../cbor_ref/cbor_ref.h"
 
 #define MAX_DEPTH 64
 #define PREFIX 4
@@ -242,6 +246,56 @@ encode(const uint8_t *v, bool deterministic, fz_alloc_state *st, fj_allocator *a
 	return rc;
 }
 
+/* The reference decoder gives the same result: the same tape, or the same error. */
+static void
+check_reference_decode(const uint8_t *in, size_t size, bool substitute, fj_code rc,
+					   const fj_buf *tape, const fj_error *err)
+{
+	fj_cbor_decode_options opt = {0};
+	fj_buf		ref = {0};
+	fj_error	rerr;
+	fj_code		rrc;
+
+	opt.max_depth = MAX_DEPTH;
+	opt.substitute_null = substitute;
+	rrc = fj_ref_cbor_decode(in, size, &opt, &ref, &rerr);
+	FZ_CHECK(rrc == rc, "fj_cbor_decode gives %s, the reference %s", code_name(rc), code_name(rrc));
+	if (rc == FJ_OK && rrc == FJ_OK)
+		FZ_CHECK(ref.len == tape->len && memcmp(ref.data, tape->data, ref.len) == 0,
+				 "the tape differs from the reference's");
+	else if (rc != FJ_OK && rrc != FJ_OK)
+		FZ_CHECK(rerr.reason == err->reason && rerr.offset == err->offset,
+				 "the error differs from the reference's: \"%s\" at %zu, the reference \"%s\" at %zu",
+				 err->message, err->offset, rerr.message, rerr.offset);
+	fj_buf_release(&fj_malloc_allocator, &ref);
+}
+
+/* The reference encoder gives the same result on the tape value v. */
+static void
+check_reference_encode(const uint8_t *v, bool deterministic)
+{
+	fj_cbor_encode_options opt = {0};
+	fj_buf		a = {0},
+				b = {0};
+	fj_error	ea,
+				eb;
+	fj_code		ra,
+				rb;
+
+	opt.deterministic = deterministic;
+	ra = fj_cbor_encode(v, &opt, &a, &ea);
+	rb = fj_ref_cbor_encode(v, &opt, &b, &eb);
+	FZ_CHECK(ra == rb, "fj_cbor_encode%s gives %s, the reference %s", deterministic ? " (deterministic)" : "",
+			 code_name(ra), code_name(rb));
+	if (ra == FJ_OK && rb == FJ_OK)
+		FZ_CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
+				 "fj_cbor_encode%s bytes differ from the reference's", deterministic ? " (deterministic)" : "");
+	else if (ra != FJ_OK && rb != FJ_OK)
+		FZ_CHECK(ea.reason == eb.reason && ea.offset == eb.offset, "fj_cbor_encode's error differs from the reference's");
+	fj_buf_release(&fj_malloc_allocator, &a);
+	fj_buf_release(&fj_malloc_allocator, &b);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 {
@@ -269,6 +323,12 @@ LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 	FZ_CHECK(memcmp(copy, in, size) == 0, "fj_cbor_decode wrote to its input");
 	if (rc != FJ_OK)
 		FZ_CHECK(rc == FJ_ERR_CBOR || rc == FJ_ERR_DEPTH, "fj_cbor_decode gives %s (%s)", code_name(rc), err.message);
+	check_reference_decode(copy, size, substitute, rc, &tape, &err);
+	if (rc == FJ_OK)
+	{
+		check_reference_encode(tape.data + FJ_TAPE_HEADER, false);
+		check_reference_encode(tape.data + FJ_TAPE_HEADER, true);
+	}
 
 	/* with a prefix: the same result, the same tape after it */
 	rc2 = decode(copy, size, substitute, PREFIX, &st, &a, &tape_p, &verr);

@@ -1,0 +1,1228 @@
+/*
+ * REFERENCE COPY (test oracle): src/cbor_decode.c as of commit 646ea70, before
+ * the fast paths; only its #include lines differ. Do not change it: the
+ * tests prove that the current code writes exactly the bytes this does.
+ *
+ * cbor_decode.c — CBOR to tape (RFC 8949 §6.1), driven by libcbor's
+ * streaming decoder (cbor_stream_decode: one head or string per call, no
+ * allocation, callbacks into this file).
+ *
+ * The decoder keeps an explicit stack of open containers, never recursion.
+ * Each array or map reserves FJ_CONTAINER_HEADER_MAX tape bytes when it
+ * opens and is closed with fj_close_container when its last member (or its
+ * break) arrives. A declared length is only a counter: memory grows with the
+ * bytes actually present, so a 9-byte "array of 2^32 elements" costs one
+ * stack frame and then fails as truncated.
+ *
+ * Tags: 2 and 3 (bignums) must enclose a byte string, 4 (decimal fraction)
+ * an array [exponent, mantissa]; they become exact numbers. 21, 22 and 23
+ * choose how the byte strings inside the tagged item become text (base64url,
+ * base64, base16); every other tag is dropped and its content kept.
+ *
+ * Bytes libcbor 0.8 rejects although they are well-formed (one-byte tags 6
+ * to 20, simple values 0 to 19 and the two-byte simple values) are handled
+ * here before libcbor sees them.
+ */
+#include "ref_names.h"
+#include "../../src/tape_writer.h"
+#include "../../src/utf8.h"
+
+#include <cbor.h>
+#include <math.h>
+#include <stdio.h>
+
+/* What the next data item is for. */
+enum slot
+{
+	SLOT_VALUE,					/* a JSON value (root, array element, map value) */
+	SLOT_KEY,					/* a map key */
+	SLOT_EXPONENT,				/* a decimal fraction's exponent */
+	SLOT_MANTISSA,				/* a decimal fraction's mantissa */
+	SLOT_EXCESS					/* a third element of a decimal fraction */
+};
+
+enum frame_kind
+{
+	FRAME_ARRAY,
+	FRAME_MAP,
+	FRAME_DECIMAL				/* the array of a tag 4 decimal fraction */
+};
+
+typedef struct dframe
+{
+	size_t		hdr;			/* arrays and maps: tape offset of the reserved header */
+	uint64_t	remaining;		/* definite: members (maps: pairs) still to come */
+	uint32_t	count;			/* members (maps: pairs) so far */
+	uint8_t		kind;
+	uint8_t		hint;			/* byte string conversion inside: 21, 22 or 23 */
+	bool		indefinite;
+	bool		want_key;		/* maps: the next item is a key */
+} dframe;
+
+typedef struct decoder
+{
+	const fj_cbor_decode_options *opt;
+	const fj_allocator *a;
+	const uint8_t *in;
+	size_t		len;
+	size_t		item;			/* offset of the item being decoded */
+	fj_buf		out;			/* the tape; out.len is the write position */
+	size_t		max_size;
+	uint32_t	max_depth;
+	uint32_t	depth;			/* open arrays and maps */
+	fj_buf		frames;			/* dframe: the open items, innermost last */
+	bool		root_done;
+	uint8_t		tag_num;		/* a pending tag 2, 3 or 4 the next item is the content of */
+	uint8_t		tag_hint;		/* a pending tag 21, 22 or 23 */
+	bool		tag_pending;	/* any tag is waiting for its content */
+
+	/* an indefinite-length string being assembled from its chunks */
+	uint8_t		chunks;			/* 0 none, 2 byte string, 3 text string */
+	uint8_t		chunks_slot;
+	uint8_t		chunks_tag;
+	uint8_t		chunks_hint;
+	size_t		chunks_item;	/* where the string started */
+	fj_buf		chunk_data;
+
+	/* the decimal fraction being read (they cannot nest) */
+	int64_t		exponent;
+	bool		mantissa_negative;
+	fj_buf		mantissa;		/* its digits */
+
+	fj_buf		digits;			/* scratch: a bignum's digits */
+	fj_buf		text;			/* scratch: a number's text */
+	fj_poll		poll;
+	uint64_t	items;
+	fj_code		rc;
+	fj_error   *err;
+} decoder;
+
+#define POLL_ITEMS 65536		/* items decoded between interrupt polls */
+
+/* Record the first failure (callbacks cannot return one). */
+static bool
+fail_at(decoder *d, fj_reason reason, size_t offset)
+{
+	if (d->rc == FJ_OK)
+		d->rc = fj_fail(d->err, reason, offset);
+	return false;
+}
+
+/* The same at the current item. */
+static bool
+fail(decoder *d, fj_reason reason)
+{
+	return fail_at(d, reason, d->item);
+}
+
+static bool
+fail_code(decoder *d, fj_code code)
+{
+	return fail(d, code == FJ_ERR_NOMEM ? FJ_R_NOMEM : code == FJ_ERR_INTERRUPTED ? FJ_R_INTERRUPTED : FJ_R_TOO_BIG);
+}
+
+/* ------------------------------------------------------------ buffers */
+
+/*
+ * Make room for n more tape bytes, of which slack are only scratch space
+ * (not counted against max_size).
+ */
+static bool
+reserve_slack(decoder *d, size_t n, size_t slack)
+{
+	if (d->out.cap - d->out.len >= n)
+		return true;
+	if (n > SIZE_MAX - d->out.len || (d->max_size && d->out.len + n - slack > d->max_size))
+		return fail_code(d, FJ_ERR_TOO_BIG);
+	if (!fj_buf_reserve(d->a, &d->out, n))
+		return fail_code(d, FJ_ERR_NOMEM);
+	return true;
+}
+
+static inline bool
+reserve(decoder *d, size_t n)
+{
+	return reserve_slack(d, n, 0);
+}
+
+/* Append n bytes to a scratch buffer. */
+static bool
+append(decoder *d, fj_buf *b, const void *p, size_t n)
+{
+	if (n > SIZE_MAX - b->len)
+		return fail_code(d, FJ_ERR_TOO_BIG);
+	if (!fj_buf_reserve(d->a, b, n))
+		return fail_code(d, FJ_ERR_NOMEM);
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	return true;
+}
+
+/* ------------------------------------------------------- tape writers */
+
+/* Write the header of a NUMBER/STRING of n bytes; returns where the text goes or NULL. */
+static uint8_t *
+put_text_header(decoder *d, int type, size_t n)
+{
+	uint8_t    *w;
+
+	if (n > FJ_MAX_TEXT_LEN)
+	{
+		fail(d, FJ_R_CBOR_STRING_TOO_BIG);
+		return NULL;
+	}
+	if (!reserve(d, 5 + n))
+		return NULL;
+	w = fj_put_text_header(d->out.data + d->out.len, type, n);
+	d->out.len = (size_t) (w - d->out.data) + n;
+	return w;
+}
+
+static bool
+put_text(decoder *d, int type, const void *s, size_t n)
+{
+	uint8_t    *w = put_text_header(d, type, n);
+
+	if (w && n)
+		memcpy(w, s, n);
+	return w != NULL;
+}
+
+/* Write the valid JSON number text s in its one tape encoding (integer, PACKED or NUMBER). */
+static bool
+put_number_text(decoder *d, const void *s, size_t n)
+{
+	if (n > FJ_MAX_TEXT_LEN)
+	{
+		fail(d, FJ_R_CBOR_STRING_TOO_BIG);
+		return false;
+	}
+	if (!reserve(d, 9 + n))
+		return false;
+	d->out.len = (size_t) (fj_put_number(d->out.data + d->out.len, s, n) - d->out.data);
+	return true;
+}
+
+/* Write v's decimal digits at out; returns how many. */
+static int
+u64_text(char *out, uint64_t v)
+{
+	return (int) (fj_put_u64_text((uint8_t *) out, v) - (uint8_t *) out);
+}
+
+/* Decimal text of the integer with magnitude m (-1 - m if negative); 24 bytes suffice. */
+static int
+int_text(char *buf, uint64_t m, bool negative)
+{
+	if (!negative)
+		return u64_text(buf, m);
+	buf[0] = '-';
+	if (m == UINT64_MAX)
+	{
+		memcpy(buf + 1, "18446744073709551616", 20);
+		return 21;
+	}
+	return 1 + u64_text(buf + 1, m + 1);
+}
+
+/* The integer with magnitude m: -1 - m if negative. */
+static bool
+put_int(decoder *d, uint64_t m, bool negative)
+{
+	char		buf[24];
+	int			n;
+
+	if (m <= (uint64_t) INT64_MAX)
+	{
+		uint8_t    *w;
+
+		if (!reserve(d, 9))
+			return false;
+		w = fj_put_int(d->out.data + d->out.len, negative ? FJ_NINT : FJ_UINT, m);
+		d->out.len = (size_t) (w - d->out.data);
+		return true;
+	}
+	/* outside int64: the tape keeps the text */
+	n = int_text(buf, m, negative);
+	return put_number_text(d, buf, (size_t) n);
+}
+
+/*
+ * The integer -digits or +digits (decimal, no leading zeros, "0" for zero):
+ * UINT/NINT when it fits int64, else NUMBER text.
+ */
+static bool
+put_integer_digits(decoder *d, bool negative, const uint8_t *digits, size_t n)
+{
+	if (n <= 19)
+	{
+		uint64_t	v = 0;
+		size_t		i;
+
+		for (i = 0; i < n; i++)
+			v = v * 10 + (uint64_t) (digits[i] - '0');
+		if (!negative && v <= (uint64_t) INT64_MAX)
+			return put_int(d, v, false);
+		if (negative && v >= 1 && v - 1 <= (uint64_t) INT64_MAX)
+			return put_int(d, v - 1, true);
+	}
+	if (negative && n + 1 <= FJ_PACKED_MAX)
+	{
+		char		text[FJ_PACKED_MAX];
+
+		text[0] = '-';
+		memcpy(text + 1, digits, n);
+		return put_number_text(d, text, n + 1);
+	}
+	if (negative)
+	{
+		/* too long to pack: NUMBER text */
+		uint8_t    *w = put_text_header(d, FJ_NUMBER, n + 1);
+
+		if (!w)
+			return false;
+		*w = '-';
+		memcpy(w + 1, digits, n);
+		return true;
+	}
+	return put_number_text(d, digits, n);
+}
+
+/* ------------------------------------------------------ byte strings */
+
+static const char b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+static const char b64std[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+static const char b16[] = "0123456789ABCDEF";
+
+/* A byte string as a STRING: base64url (hint 21 or none), base64 (22), base16 (23). */
+static bool
+put_bytes_text(decoder *d, const uint8_t *s, size_t n, uint8_t hint)
+{
+	size_t		tlen;
+	uint8_t    *w;
+	size_t		i;
+
+	if (n > (size_t) FJ_MAX_TEXT_LEN)
+		return fail(d, FJ_R_CBOR_STRING_TOO_BIG);
+	if (hint == 23)
+		tlen = 2 * n;
+	else if (hint == 22)
+		tlen = (n + 2) / 3 * 4;
+	else
+		tlen = n / 3 * 4 + (n % 3 ? n % 3 + 1 : 0);
+	if (!(w = put_text_header(d, FJ_STRING, tlen)))
+		return false;
+	if (hint == 23)
+	{
+		for (i = 0; i < n; i++)
+		{
+			*w++ = (uint8_t) b16[s[i] >> 4];
+			*w++ = (uint8_t) b16[s[i] & 15];
+		}
+		return true;
+	}
+	{
+		const char *alphabet = hint == 22 ? b64std : b64url;
+
+		for (i = 0; i + 3 <= n; i += 3)
+		{
+			uint32_t	v = (uint32_t) s[i] << 16 | (uint32_t) s[i + 1] << 8 | s[i + 2];
+
+			*w++ = (uint8_t) alphabet[v >> 18];
+			*w++ = (uint8_t) alphabet[(v >> 12) & 63];
+			*w++ = (uint8_t) alphabet[(v >> 6) & 63];
+			*w++ = (uint8_t) alphabet[v & 63];
+		}
+		if (i < n)
+		{
+			uint32_t	v = (uint32_t) s[i] << 16 | (i + 1 < n ? (uint32_t) s[i + 1] << 8 : 0);
+
+			*w++ = (uint8_t) alphabet[v >> 18];
+			*w++ = (uint8_t) alphabet[(v >> 12) & 63];
+			if (i + 1 < n)
+				*w++ = (uint8_t) alphabet[(v >> 6) & 63];
+			else if (hint == 22)
+				*w++ = '=';
+			if (hint == 22)
+				*w++ = '=';
+		}
+	}
+	return true;
+}
+
+/* The decimal digits of a bignum (tag 3: of -1 - n, without the sign) into d->digits. */
+static bool
+bignum_digits(decoder *d, const uint8_t *s, size_t n, bool negative)
+{
+	fj_code		rc = fj_bignum_to_decimal(s, n, negative, d->a, &d->poll, &d->digits);
+
+	return rc == FJ_OK || fail_code(d, rc);
+}
+
+/* ---------------------------------------------------- decimal fractions */
+
+/*
+ * Write the decimal fraction mantissa * 10^exponent as a NUMBER in the
+ * layout of the General Decimal Arithmetic to-scientific-string (Python's
+ * str(Decimal)), with a lowercase 'e': plain digits when the exponent is at
+ * most 0 and the value is not below 1e-6, else one digit, the rest after a
+ * point, and an exponent. An exponent of 0 gives an integer.
+ */
+static bool
+put_decimal(decoder *d)
+{
+	const uint8_t *c = d->mantissa.data;
+	size_t		n = d->mantissa.len;
+	int64_t		e = d->exponent,
+				adjusted;
+	fj_buf	   *t = &d->text;
+	char		ebuf[24];
+
+	if (e == 0)
+		return put_integer_digits(d, d->mantissa_negative, c, n);
+	if (e > 0 && (uint64_t) e > (uint64_t) INT64_MAX - (n - 1))
+		return fail(d, FJ_R_CBOR_DECIMAL_EXP);
+	adjusted = e + ((int64_t) n - 1);
+	t->len = 0;
+	if (d->mantissa_negative && !append(d, t, "-", 1))
+		return false;
+	if (e < 0 && adjusted >= -6)
+	{
+		/* plain: the point falls inside the digits or just before them */
+		int64_t		point = (int64_t) n + e;
+
+		if (point > 0)
+		{
+			if (!append(d, t, c, (size_t) point) || !append(d, t, ".", 1) ||
+				!append(d, t, c + point, n - (size_t) point))
+				return false;
+		}
+		else
+		{
+			if (!append(d, t, "0.", 2))
+				return false;
+			for (; point < 0; point++)
+				if (!append(d, t, "0", 1))
+					return false;
+			if (!append(d, t, c, n))
+				return false;
+		}
+	}
+	else
+	{
+		if (!append(d, t, c, 1))
+			return false;
+		if (n > 1 && (!append(d, t, ".", 1) || !append(d, t, c + 1, n - 1)))
+			return false;
+		ebuf[0] = 'e';
+		ebuf[1] = adjusted < 0 ? '-' : '+';
+		if (!append(d, t, ebuf, 2 + (size_t) u64_text(ebuf + 2, adjusted < 0 ? 0 - (uint64_t) adjusted : (uint64_t) adjusted)))
+			return false;
+	}
+	return put_number_text(d, t->data, t->len);
+}
+
+/* ------------------------------------------------------------- frames */
+
+static inline dframe *
+top(decoder *d)
+{
+	return d->frames.len ? (dframe *) (d->frames.data + d->frames.len) - 1 : NULL;
+}
+
+/* What the next item is for. */
+static inline enum slot
+next_slot(decoder *d)
+{
+	dframe	   *f = top(d);
+
+	if (!f)
+		return SLOT_VALUE;
+	if (f->kind == FRAME_MAP)
+		return f->want_key ? SLOT_KEY : SLOT_VALUE;
+	if (f->kind == FRAME_DECIMAL)
+		return f->count == 0 ? SLOT_EXPONENT : f->count == 1 ? SLOT_MANTISSA : SLOT_EXCESS;
+	return SLOT_VALUE;
+}
+
+/* The byte string hint in force for the next item. */
+static inline uint8_t
+next_hint(decoder *d)
+{
+	dframe	   *f = top(d);
+
+	return d->tag_hint ? d->tag_hint : f ? f->hint : 0;
+}
+
+static bool
+push(decoder *d, uint8_t kind, bool indefinite, uint64_t n, uint8_t hint)
+{
+	dframe	   *f = fj_buf_push(d->a, &d->frames, sizeof(dframe));
+
+	if (!f)
+		return fail_code(d, FJ_ERR_NOMEM);
+	f->kind = kind;
+	f->indefinite = indefinite;
+	f->remaining = n;
+	f->count = 0;
+	f->hint = hint;
+	f->want_key = kind == FRAME_MAP;
+	f->hdr = d->out.len;
+	if (kind != FRAME_DECIMAL)
+	{
+		if (!reserve(d, FJ_CONTAINER_HEADER_MAX))
+			return false;
+		d->out.len += FJ_CONTAINER_HEADER_MAX;
+	}
+	return true;
+}
+
+/* Close the array or map on top of the stack. */
+static bool
+close_container(decoder *d)
+{
+	dframe	   *f = top(d);
+	uint8_t    *end;
+
+	d->frames.len -= sizeof(dframe);
+	d->depth--;
+	/* the tape's size fields are 32-bit */
+	if (d->out.len - f->hdr > (size_t) UINT32_MAX - 5 * (size_t) f->count)
+		return fail(d, FJ_R_TOO_BIG);
+	/* fj_close_container's key index and slack */
+	if (!reserve_slack(d, 5 * (size_t) f->count + 8, 5 * (size_t) f->count + 8))
+		return false;
+	end = fj_close_container(d->out.data + f->hdr, d->out.data + d->out.len, f->count,
+							 f->kind == FRAME_MAP ? FJ_OBJECT : FJ_ARRAY, NULL);
+	d->out.len = (size_t) (end - d->out.data);
+	return true;
+}
+
+/*
+ * An item is complete: count it in its container, closing every container
+ * it completes (a closed container is in turn an item of its parent).
+ */
+static bool
+item_done(decoder *d)
+{
+	for (;;)
+	{
+		dframe	   *f = top(d);
+
+		if (!f)
+		{
+			d->root_done = true;
+			return true;
+		}
+		if (f->kind == FRAME_MAP && f->want_key)
+		{
+			f->want_key = false;
+			return true;
+		}
+		if (f->count == UINT32_MAX)
+			return fail(d, FJ_R_CBOR_COUNT);
+		f->count++;
+		f->want_key = f->kind == FRAME_MAP;
+		if (f->kind == FRAME_DECIMAL)
+		{
+			if (f->indefinite || f->count < 2)
+				return true;
+			d->frames.len -= sizeof(dframe);
+			if (!put_decimal(d))
+				return false;
+			continue;
+		}
+		if (f->indefinite || --f->remaining > 0)
+			return true;
+		if (!close_container(d))
+			return false;
+	}
+}
+
+/*
+ * Start an item: no string may be assembling, and the item takes the
+ * pending tags. Returns false after an error.
+ */
+static inline bool
+begin(decoder *d, uint8_t *tag_num, uint8_t *hint, enum slot *slot)
+{
+	if (d->chunks)
+		return fail(d, FJ_R_CBOR_CHUNK);
+	*slot = next_slot(d);
+	*hint = next_hint(d);
+	if (*slot == SLOT_EXCESS)
+		return fail(d, FJ_R_CBOR_DECIMAL);
+	*tag_num = d->tag_num;
+	d->tag_num = 0;
+	d->tag_hint = 0;
+	d->tag_pending = false;
+	if (++d->items % POLL_ITEMS == 0 && d->poll.interrupted && d->poll.interrupted(d->poll.ctx))
+		return fail_code(d, FJ_ERR_INTERRUPTED);
+	return true;
+}
+
+/* The error for an item that cannot be the content of tag t. */
+static bool
+tag_content_error(decoder *d, uint8_t t)
+{
+	return fail(d, t == 4 ? FJ_R_CBOR_DECIMAL : FJ_R_CBOR_BIGNUM);
+}
+
+/* ------------------------------------------------------ item handlers */
+
+/* An integer -1 - m (negative) or m. */
+static void
+on_int(decoder *d, uint64_t m, bool negative)
+{
+	uint8_t		t,
+				hint;
+	enum slot	slot;
+	char		buf[24];
+
+	if (!begin(d, &t, &hint, &slot))
+		return;
+	if (t)
+	{
+		tag_content_error(d, t);
+		return;
+	}
+	switch (slot)
+	{
+		case SLOT_KEY:
+			if (!put_text(d, FJ_STRING, buf, (size_t) int_text(buf, m, negative)))
+				return;
+			break;
+		case SLOT_EXPONENT:
+			if (m > (uint64_t) INT64_MAX)
+			{
+				fail(d, FJ_R_CBOR_DECIMAL_EXP);
+				return;
+			}
+			d->exponent = negative ? -1 - (int64_t) m : (int64_t) m;
+			break;
+		case SLOT_MANTISSA:
+			{
+				int			n = int_text(buf, m, negative);
+
+				d->mantissa_negative = negative;
+				d->mantissa.len = 0;
+				if (!append(d, &d->mantissa, buf + negative, (size_t) n - negative))
+					return;
+				break;
+			}
+		default:
+			if (!put_int(d, m, negative))
+				return;
+	}
+	item_done(d);
+}
+
+/* A whole byte string (definite, or the chunks of an indefinite one). */
+static void
+bytes_item(decoder *d, const uint8_t *s, size_t n, uint8_t t, uint8_t hint, enum slot slot)
+{
+	if (t == 4)
+	{
+		tag_content_error(d, t);
+		return;
+	}
+	switch (slot)
+	{
+		case SLOT_KEY:
+			if (!t)
+			{
+				fail(d, FJ_R_CBOR_KEY);
+				return;
+			}
+			if (!bignum_digits(d, s, n, t == 3))
+				return;
+			{
+				uint8_t    *w = put_text_header(d, FJ_STRING, d->digits.len + (t == 3));
+
+				if (!w)
+					return;
+				if (t == 3)
+					*w++ = '-';
+				memcpy(w, d->digits.data, d->digits.len);
+			}
+			break;
+		case SLOT_EXPONENT:
+			fail(d, FJ_R_CBOR_DECIMAL);
+			return;
+		case SLOT_MANTISSA:
+			if (!t)
+			{
+				fail(d, FJ_R_CBOR_DECIMAL);
+				return;
+			}
+			if (!bignum_digits(d, s, n, t == 3))
+				return;
+			d->mantissa_negative = t == 3;
+			d->mantissa.len = 0;
+			if (!append(d, &d->mantissa, d->digits.data, d->digits.len))
+				return;
+			break;
+		default:
+			if (t)
+			{
+				if (!bignum_digits(d, s, n, t == 3) ||
+					!put_integer_digits(d, t == 3, d->digits.data, d->digits.len))
+					return;
+			}
+			else if (!put_bytes_text(d, s, n, hint))
+				return;
+	}
+	item_done(d);
+}
+
+/* A whole text string. */
+static void
+text_item(decoder *d, const uint8_t *s, size_t n, uint8_t t, enum slot slot)
+{
+	if (t)
+	{
+		tag_content_error(d, t);
+		return;
+	}
+	if (slot == SLOT_EXPONENT || slot == SLOT_MANTISSA)
+	{
+		fail(d, FJ_R_CBOR_DECIMAL);
+		return;
+	}
+	if (put_text(d, FJ_STRING, s, n))
+		item_done(d);
+}
+
+/* A scalar with no JSON form of its own: null if substitute_null. */
+static void
+substitute(decoder *d, fj_reason reason)
+{
+	uint8_t		t,
+				hint;
+	enum slot	slot;
+
+	if (!begin(d, &t, &hint, &slot))
+		return;
+	if (t)
+		tag_content_error(d, t);
+	else if (slot == SLOT_KEY)
+		fail(d, FJ_R_CBOR_KEY);
+	else if (slot != SLOT_VALUE)
+		fail(d, FJ_R_CBOR_DECIMAL);
+	else if (!d->opt->substitute_null)
+		fail(d, reason);
+	else if (reserve(d, 1))
+	{
+		d->out.data[d->out.len++] = FJ_TAG(FJ_LITERAL, FJ_NULL);
+		item_done(d);
+	}
+}
+
+/* false, true or null. */
+static void
+on_literal(decoder *d, int literal)
+{
+	uint8_t		t,
+				hint;
+	enum slot	slot;
+
+	if (!begin(d, &t, &hint, &slot))
+		return;
+	if (t)
+		tag_content_error(d, t);
+	else if (slot == SLOT_KEY)
+		fail(d, FJ_R_CBOR_KEY);
+	else if (slot != SLOT_VALUE)
+		fail(d, FJ_R_CBOR_DECIMAL);
+	else if (reserve(d, 1))
+	{
+		d->out.data[d->out.len++] = FJ_TAG(FJ_LITERAL, literal);
+		item_done(d);
+	}
+}
+
+static void
+on_float(decoder *d, double v)
+{
+	uint8_t		t,
+				hint;
+	enum slot	slot;
+	char		buf[FJ_DOUBLE_TEXT_MAX];
+
+	if (!isfinite(v))
+	{
+		substitute(d, FJ_R_CBOR_NONFINITE);
+		return;
+	}
+	if (!begin(d, &t, &hint, &slot))
+		return;
+	if (t)
+		tag_content_error(d, t);
+	else if (slot == SLOT_KEY)
+		fail(d, FJ_R_CBOR_KEY);
+	else if (slot != SLOT_VALUE)
+		fail(d, FJ_R_CBOR_DECIMAL);
+	else if (put_number_text(d, buf, fj_double_shortest(v, buf)))
+		item_done(d);
+}
+
+/* An array or map head (n members or pairs, or indefinite). */
+static void
+on_container(decoder *d, bool map, bool indefinite, uint64_t n)
+{
+	uint8_t		t,
+				hint;
+	enum slot	slot;
+
+	if (!begin(d, &t, &hint, &slot))
+		return;
+	if (slot == SLOT_KEY)
+	{
+		fail(d, FJ_R_CBOR_KEY);
+		return;
+	}
+	if (slot != SLOT_VALUE)
+	{
+		fail(d, FJ_R_CBOR_DECIMAL);
+		return;
+	}
+	if (t == 4 && !map && (indefinite || n == 2))
+	{
+		push(d, FRAME_DECIMAL, indefinite, n, 0);
+		return;
+	}
+	if (t)
+	{
+		tag_content_error(d, t);
+		return;
+	}
+	if (d->depth >= d->max_depth)
+	{
+		fail(d, FJ_R_DEPTH);
+		return;
+	}
+	d->depth++;
+	if (!push(d, map ? FRAME_MAP : FRAME_ARRAY, indefinite, n, hint))
+		return;
+	if (!indefinite && n == 0 && close_container(d))
+		item_done(d);
+}
+
+/* The start of an indefinite-length byte (2) or text (3) string. */
+static void
+on_chunks_start(decoder *d, uint8_t major)
+{
+	uint8_t		t,
+				hint;
+	enum slot	slot;
+
+	if (!begin(d, &t, &hint, &slot))
+		return;
+	/* the errors a whole string would give, found at its start */
+	if (t && (major == 3 || t == 4))
+	{
+		tag_content_error(d, t);
+		return;
+	}
+	if ((slot == SLOT_KEY && major == 2 && !t) || (slot == SLOT_EXPONENT) ||
+		(slot == SLOT_MANTISSA && !t))
+	{
+		fail(d, slot == SLOT_KEY ? FJ_R_CBOR_KEY : FJ_R_CBOR_DECIMAL);
+		return;
+	}
+	d->chunks = major;
+	d->chunks_slot = (uint8_t) slot;
+	d->chunks_tag = t;
+	d->chunks_hint = hint;
+	d->chunks_item = d->item;
+	d->chunk_data.len = 0;
+}
+
+/* The break that ends an indefinite-length item. */
+static void
+on_break(decoder *d)
+{
+	dframe	   *f = top(d);
+
+	if (d->chunks)
+	{
+		uint8_t		major = d->chunks;
+
+		d->chunks = 0;
+		d->item = d->chunks_item;
+		if (major == 2)
+			bytes_item(d, d->chunk_data.data, d->chunk_data.len, d->chunks_tag, d->chunks_hint,
+					   (enum slot) d->chunks_slot);
+		else
+			text_item(d, d->chunk_data.data, d->chunk_data.len, d->chunks_tag, (enum slot) d->chunks_slot);
+		return;
+	}
+	if (d->tag_pending)
+	{
+		fail(d, FJ_R_CBOR_BREAK_TAG);
+		return;
+	}
+	if (!f || !f->indefinite)
+	{
+		fail(d, FJ_R_CBOR_BREAK);
+		return;
+	}
+	if (f->kind == FRAME_MAP && !f->want_key)
+	{
+		fail(d, FJ_R_CBOR_BREAK_KEY);
+		return;
+	}
+	if (f->kind == FRAME_DECIMAL)
+	{
+		if (f->count != 2)
+		{
+			fail(d, FJ_R_CBOR_DECIMAL);
+			return;
+		}
+		d->frames.len -= sizeof(dframe);
+		if (put_decimal(d))
+			item_done(d);
+		return;
+	}
+	if (close_container(d))
+		item_done(d);
+}
+
+static void
+on_tag(decoder *d, uint64_t tag)
+{
+	enum slot	slot = next_slot(d);
+
+	if (d->chunks)
+	{
+		fail(d, FJ_R_CBOR_CHUNK);
+		return;
+	}
+	if (d->tag_num)
+	{
+		tag_content_error(d, d->tag_num);
+		return;
+	}
+	if (slot == SLOT_EXPONENT || slot == SLOT_EXCESS || (slot == SLOT_MANTISSA && tag != 2 && tag != 3))
+	{
+		fail(d, FJ_R_CBOR_DECIMAL);
+		return;
+	}
+	d->tag_pending = true;
+	if (tag >= 2 && tag <= 4)
+		d->tag_num = (uint8_t) tag;
+	else if (tag >= 21 && tag <= 23)
+		d->tag_hint = (uint8_t) tag;
+}
+
+/* ----------------------------------------------------- libcbor callbacks */
+
+static void
+cb_uint8(void *ctx, uint8_t v)
+{
+	on_int(ctx, v, false);
+}
+
+static void
+cb_uint16(void *ctx, uint16_t v)
+{
+	on_int(ctx, v, false);
+}
+
+static void
+cb_uint32(void *ctx, uint32_t v)
+{
+	on_int(ctx, v, false);
+}
+
+static void
+cb_uint64(void *ctx, uint64_t v)
+{
+	on_int(ctx, v, false);
+}
+
+static void
+cb_negint8(void *ctx, uint8_t v)
+{
+	on_int(ctx, v, true);
+}
+
+static void
+cb_negint16(void *ctx, uint16_t v)
+{
+	on_int(ctx, v, true);
+}
+
+static void
+cb_negint32(void *ctx, uint32_t v)
+{
+	on_int(ctx, v, true);
+}
+
+static void
+cb_negint64(void *ctx, uint64_t v)
+{
+	on_int(ctx, v, true);
+}
+
+/* A definite byte string: a whole item, or a chunk of an indefinite one. */
+static void
+cb_byte_string(void *ctx, cbor_data s, size_t n)
+{
+	decoder    *d = ctx;
+	uint8_t		t,
+				hint;
+	enum slot	slot;
+
+	if (d->chunks)
+	{
+		if (d->chunks != 2)
+			fail(d, FJ_R_CBOR_CHUNK);
+		else
+			append(d, &d->chunk_data, s, n);
+		return;
+	}
+	if (begin(d, &t, &hint, &slot))
+		bytes_item(d, s, n, t, hint, slot);
+}
+
+static void
+cb_string(void *ctx, cbor_data s, size_t n)
+{
+	decoder    *d = ctx;
+	uint8_t		t,
+				hint;
+	enum slot	slot;
+
+	/* every string, and every chunk on its own, must be valid UTF-8 (§3.2.3) */
+	if (d->chunks)
+	{
+		if (d->chunks != 3)
+			fail(d, FJ_R_CBOR_CHUNK);
+		else if (!fj_utf8_valid(s, n))
+			fail(d, FJ_R_CBOR_UTF8);
+		else
+			append(d, &d->chunk_data, s, n);
+		return;
+	}
+	if (!begin(d, &t, &hint, &slot))
+		return;
+	if (!fj_utf8_valid(s, n))
+		fail(d, FJ_R_CBOR_UTF8);
+	else
+		text_item(d, s, n, t, slot);
+}
+
+static void
+cb_byte_string_start(void *ctx)
+{
+	decoder    *d = ctx;
+
+	if (d->chunks)
+		fail(d, FJ_R_CBOR_CHUNK);
+	else
+		on_chunks_start(d, 2);
+}
+
+static void
+cb_string_start(void *ctx)
+{
+	decoder    *d = ctx;
+
+	if (d->chunks)
+		fail(d, FJ_R_CBOR_CHUNK);
+	else
+		on_chunks_start(d, 3);
+}
+
+static void
+cb_array_start(void *ctx, size_t n)
+{
+	on_container(ctx, false, false, n);
+}
+
+static void
+cb_indef_array_start(void *ctx)
+{
+	on_container(ctx, false, true, 0);
+}
+
+static void
+cb_map_start(void *ctx, size_t n)
+{
+	on_container(ctx, true, false, n);
+}
+
+static void
+cb_indef_map_start(void *ctx)
+{
+	on_container(ctx, true, true, 0);
+}
+
+static void
+cb_tag(void *ctx, uint64_t tag)
+{
+	on_tag(ctx, tag);
+}
+
+static void
+cb_float(void *ctx, float v)
+{
+	on_float(ctx, v);
+}
+
+static void
+cb_double(void *ctx, double v)
+{
+	on_float(ctx, v);
+}
+
+static void
+cb_undefined(void *ctx)
+{
+	substitute(ctx, FJ_R_CBOR_UNDEFINED);
+}
+
+static void
+cb_null(void *ctx)
+{
+	on_literal(ctx, FJ_NULL);
+}
+
+static void
+cb_boolean(void *ctx, bool v)
+{
+	on_literal(ctx, v ? FJ_TRUE : FJ_FALSE);
+}
+
+static void
+cb_break(void *ctx)
+{
+	on_break(ctx);
+}
+
+static const struct cbor_callbacks callbacks = {
+	.uint8 = cb_uint8,
+	.uint16 = cb_uint16,
+	.uint32 = cb_uint32,
+	.uint64 = cb_uint64,
+	.negint64 = cb_negint64,
+	.negint32 = cb_negint32,
+	.negint16 = cb_negint16,
+	.negint8 = cb_negint8,
+	.byte_string_start = cb_byte_string_start,
+	.byte_string = cb_byte_string,
+	.string = cb_string,
+	.string_start = cb_string_start,
+	.indef_array_start = cb_indef_array_start,
+	.array_start = cb_array_start,
+	.indef_map_start = cb_indef_map_start,
+	.map_start = cb_map_start,
+	.tag = cb_tag,
+	.float2 = cb_float,
+	.float4 = cb_float,
+	.float8 = cb_double,
+	.undefined = cb_undefined,
+	.null = cb_null,
+	.boolean = cb_boolean,
+	.indef_break = cb_break,
+};
+
+/* ---------------------------------------------------------------- main */
+
+fj_code
+fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_options *opt,
+			   fj_buf *out, fj_error *err)
+{
+	static const fj_cbor_decode_options defaults = {0};
+	decoder		d;
+	size_t		pos = 0,
+				guess;
+
+	if (!opt)
+		opt = &defaults;
+	memset(&d, 0, sizeof(d));
+	d.opt = opt;
+	d.a = opt->alloc ? opt->alloc : &fj_malloc_allocator;
+	d.in = cbor;
+	d.len = len;
+	d.max_size = opt->max_size;
+	d.max_depth = opt->max_depth ? opt->max_depth : FJ_DEFAULT_MAX_DEPTH;
+	d.poll.interrupted = opt->interrupted;
+	d.poll.ctx = opt->interrupt_ctx;
+	d.err = err;
+	fj_error_clear(err);
+
+	/* a first guess at the tape: about the size of the CBOR (grown as needed) */
+	guess = opt->prefix + FJ_TAPE_HEADER + (len < ((size_t) 1 << 20) ? len : len / 2) + 16;
+	if (d.max_size && guess > d.max_size)
+		guess = d.max_size;
+	if (reserve_slack(&d, guess, guess))
+		d.out.len = opt->prefix + FJ_TAPE_HEADER;
+	if (len == 0)
+		fail_at(&d, FJ_R_CBOR_EMPTY, 0);
+
+	while (d.rc == FJ_OK && pos < len)
+	{
+		uint8_t		b = cbor[pos];
+
+		if (d.root_done)
+		{
+			fail_at(&d, FJ_R_CBOR_TRAILING, pos);
+			break;
+		}
+		d.item = pos;
+		if (b >= 0xc6 && b <= 0xd4)
+		{
+			/* tags 6 to 20 in the one-byte form */
+			on_tag(&d, (uint64_t) (b - 0xc0));
+			pos++;
+		}
+		else if (b >= 0xe0 && b <= 0xf3)
+		{
+			substitute(&d, FJ_R_CBOR_SIMPLE);
+			pos++;
+		}
+		else if (b == 0xf8)
+		{
+			if (pos + 1 >= len)
+				fail_at(&d, FJ_R_CBOR_TRUNCATED, pos);
+			else if (cbor[pos + 1] < 32)
+				fail_at(&d, FJ_R_CBOR_SIMPLE_2BYTE, pos);
+			else
+				substitute(&d, FJ_R_CBOR_SIMPLE);
+			pos += 2;
+		}
+		else
+		{
+			struct cbor_decoder_result r = cbor_stream_decode(cbor + pos, len - pos, &callbacks, &d);
+
+			if (r.status == CBOR_DECODER_NEDATA)
+				fail_at(&d, FJ_R_CBOR_TRUNCATED, pos);
+			else if (r.status == CBOR_DECODER_ERROR)
+				fail_at(&d, FJ_R_CBOR_RESERVED, pos);
+			pos += r.read;
+		}
+	}
+	if (d.rc == FJ_OK && !d.root_done)
+		fail_at(&d, FJ_R_CBOR_TRUNCATED, len);
+	if (d.rc == FJ_OK && d.max_size && d.out.len > d.max_size)
+		fail_at(&d, FJ_R_TOO_BIG, len);
+
+	fj_buf_release(d.a, &d.frames);
+	fj_buf_release(d.a, &d.chunk_data);
+	fj_buf_release(d.a, &d.mantissa);
+	fj_buf_release(d.a, &d.digits);
+	fj_buf_release(d.a, &d.text);
+	if (d.rc != FJ_OK)
+	{
+		fj_buf_release(d.a, &d.out);
+		memset(out, 0, sizeof(*out));
+		return d.rc;
+	}
+	d.out.data[opt->prefix] = FJ_TAPE_VERSION;
+	d.out.data[opt->prefix + 1] = fj_root_flags(d.out.data + opt->prefix + FJ_TAPE_HEADER);
+	*out = d.out;
+	return FJ_OK;
+}
