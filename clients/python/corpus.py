@@ -108,3 +108,13 @@ def spelled(text):
 def dsn():
     """libpq settings from the environment (PGHOST, PGPORT, PGUSER, PGDATABASE)."""
     return ""
+
+
+if __name__ == "__main__":
+    # NDJSON of [name, text]: the edge documents a JSON text parser can read (not
+    # the deep ones) and the corpus, for the Node and Java tests (FJ_DOCS).
+    import sys
+    if not available():
+        print(skip_message(), file=sys.stderr)
+    for name, t in [(n, t) for n, t in EDGE if not n.startswith("deep")] + documents():
+        print(json.dumps([name, t]))

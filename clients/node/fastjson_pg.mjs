@@ -1,0 +1,130 @@
+// fastjson for node-postgres (pg): native JavaScript values with no number lost.
+//
+//   import pg from 'pg';
+//   import { registerFastjson, stringifyFastjson } from './fastjson_pg.mjs';
+//   const client = new pg.Client();  await client.connect();
+//   await registerFastjson(client);                       // once per client (or pool.on('connect'))
+//   await client.query('INSERT INTO t(doc) VALUES ($1)', [stringifyFastjson(value)]);
+//   const { rows } = await client.query('SELECT doc FROM t');   // rows[0].doc is a value
+//
+// node-postgres reads results as text (its default), so the recipe is a text
+// parser for the type's OID. JSON.parse would turn 123456789012345678901234567890
+// into 1.2345678901234568e+29 and 0.10000000000000001 into 0.1, so parseFastjson
+// (a small JSON parser, below) makes each number
+//   - a number when it is an integer that is a safe integer (|n| <= 2^53 - 1),
+//   - a BigInt when it is any other integer,
+//   - a number when the double gives back the written digits (lossless-json's
+//     isSafeNumber: 2.50, 1e3, 0.1),
+//   - otherwise a LosslessNumber (from lossless-json) holding the exact text
+//     (0.10000000000000001, 1e400); .value is that text, and valueOf() the
+//     nearest double (it throws for 1e400 and others that overflow or underflow).
+// Objects are plain objects; a duplicated key keeps its last value, as with
+// JSON.parse and jsonb (lossless-json's own parse throws on one, and fastjson
+// keeps duplicates). stringifyFastjson (lossless-json's stringify) writes every
+// number back as the same number. Pass it the value of a fastjson parameter:
+// pg itself would JSON.stringify an object, which throws on a BigInt.
+//
+// Binary: do not ask for it (query config binary: true) on fastjson columns.
+// The server then sends the tape (doc/format.md), and node-postgres decodes
+// every field as UTF-8 text before it hands a binary one over as a Buffer, so
+// the tape's bytes arrive damaged. Text is pg's default and is what this reads.
+import { stringify, isSafeNumber, LosslessNumber } from 'lossless-json';
+
+export { LosslessNumber };
+
+export function parseNumber(text) {
+  if (!/[.eE]/.test(text)) {
+    const n = Number(text);
+    return Number.isSafeInteger(n) ? n : BigInt(text);
+  }
+  return isSafeNumber(text) ? Number(text) : new LosslessNumber(text);
+}
+
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
+const WS = /[ \t\n\r]*/y;
+
+export function parseFastjson(text) {
+  let i = 0;
+  const fail = (what) => { throw new SyntaxError(`invalid JSON: ${what} at position ${i}`); };
+  const ws = () => {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10 || c === 13) { WS.lastIndex = i; WS.test(text); i = WS.lastIndex; }
+  };
+  const string = () => {
+    const start = i++;               // at the opening quote
+    for (;;) {
+      const q = text.indexOf('"', i);
+      if (q < 0) fail('unterminated string');
+      let b = q - 1;
+      while (text.charCodeAt(b) === 92) b--;        // count the backslashes before it
+      i = q + 1;
+      if ((q - 1 - b) % 2 === 0) break;
+    }
+    const raw = text.slice(start + 1, i - 1);
+    return raw.indexOf('\\') < 0 ? raw : JSON.parse(text.slice(start, i));
+  };
+  const value = () => {
+    ws();
+    const c = text.charCodeAt(i);
+    if (c === 34) return string();
+    if (c === 123) {                                 // {
+      const o = {};
+      i++; ws();
+      if (text.charCodeAt(i) === 125) { i++; return o; }
+      for (;;) {
+        ws();
+        if (text.charCodeAt(i) !== 34) fail('expected a key');
+        const k = string();
+        ws();
+        if (text.charCodeAt(i++) !== 58) fail('expected ":"');
+        const v = value();
+        if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+        else o[k] = v;
+        ws();
+        const d = text.charCodeAt(i++);
+        if (d === 125) return o;
+        if (d !== 44) fail('expected "," or "}"');
+      }
+    }
+    if (c === 91) {                                  // [
+      const a = [];
+      i++; ws();
+      if (text.charCodeAt(i) === 93) { i++; return a; }
+      for (;;) {
+        a.push(value());
+        ws();
+        const d = text.charCodeAt(i++);
+        if (d === 93) return a;
+        if (d !== 44) fail('expected "," or "]"');
+      }
+    }
+    if (c === 116 && text.startsWith('true', i)) { i += 4; return true; }
+    if (c === 102 && text.startsWith('false', i)) { i += 5; return false; }
+    if (c === 110 && text.startsWith('null', i)) { i += 4; return null; }
+    NUMBER.lastIndex = i;
+    if (!NUMBER.test(text)) fail('unexpected character');
+    const s = text.slice(i, NUMBER.lastIndex);
+    i = NUMBER.lastIndex;
+    return parseNumber(s);
+  };
+  const v = value();
+  ws();
+  if (i !== text.length) fail('text after the value');
+  return v;
+}
+
+export function stringifyFastjson(value) {
+  return stringify(value);
+}
+
+export async function fastjsonOid(client) {
+  const { rows } = await client.query("SELECT to_regtype('fastjson')::oid AS oid");
+  if (rows[0].oid === null) throw new Error('type fastjson not found: CREATE EXTENSION fastjson first');
+  return rows[0].oid;
+}
+
+export async function registerFastjson(client) {
+  const oid = await fastjsonOid(client);
+  client.setTypeParser(oid, 'text', parseFastjson);
+  return oid;
+}
