@@ -95,14 +95,40 @@ def loads(tape, *, parse_float=Decimal, parse_int=None, object_pairs_hook=None):
     number_ok = _NUMBER_RE.match
     packed_ok = _PACKED_RE.match
 
-    # Containers being read: [value, members_end, container_end, remaining, is_object, key]
-    # remaining counts values still to read (an object's keys and values both count).
+    # The innermost open container, in locals (the enclosing ones are on stack):
+    # cont (a dict, or a list for arrays and for pairs), is_obj, remaining (members
+    # or elements still to read), mend (where its members end), cend (where it
+    # ends), key (the member being read), append (cont.append for lists).
     stack = []
-    top = None
+    cont = None
+    is_obj = False
+    remaining = 0
+    mend = cend = n
+    key = None
+    append = None
     p = 2
-    end = n        # where the innermost open container's members end
     while True:
-        if p >= end:
+        if is_obj:                      # an object member: its key, a STRING, first
+            if p >= mend:
+                _err("a key expected, but the object ends", p)
+            tag = buf[p]
+            if 0x80 <= tag < 0x9c:
+                p += 1
+                q = p + (tag & 31)
+            elif 0x9c <= tag <= 0x9e:
+                k = (1, 2, 4)[tag - 0x9c]
+                q = p + 1 + k + from_bytes(buf[p + 1:p + 1 + k], "little")
+                p += 1 + k
+            else:
+                _err(f"object key of tag 0x{tag:02x}, not a string", p)
+            if q > mend:
+                _err("key runs past its object", p)
+            try:
+                key = buf[p:q].decode("utf-8")
+            except UnicodeDecodeError as e:
+                _err(f"invalid UTF-8 in a key ({e.reason})", p + e.start)
+            p = q
+        if p >= mend:
             _err("a value expected, but the container or tape ends", p)
         tag = buf[p]
         t = tag >> 5
@@ -111,96 +137,53 @@ def loads(tape, *, parse_float=Decimal, parse_int=None, object_pairs_hook=None):
         p += 1
         if t == 4:                      # STRING (the most frequent value)
             if imm < 28:
-                ln = imm
-            elif imm == 31:             # a reference to an earlier string
+                q = p + imm
+            elif imm < 31:
+                k = (1, 2, 4)[imm - 28]
+                q = p + k + from_bytes(buf[p:p + k], "little")
+                p += k
+            else:                       # a reference to an earlier string
                 if version < 3:
                     _err("string reference in a version 2 tape", start)
-                if top is not None and top[4] and top[5] is _NOKEY:
-                    _err("an object key that is a string reference", start)
-                if p + 4 > end:
+                if p + 4 > mend:
                     _err("string reference runs past its container", start)
                 d = from_bytes(buf[p:p + 4], "little")
                 p += 4
-                q = start - d
-                if d < 1 or q < 2:
+                r = start - d
+                if d < 1 or r < 2:
                     _err(f"string reference distance {d} points outside the tape", start)
-                rt = buf[q]
+                rt = buf[r]
                 if rt >> 5 != 4 or rt & 31 == 31:
-                    _err(f"string reference to byte {q}, which is not a string", start)
+                    _err(f"string reference to byte {r}, which is not a string", start)
                 ri = rt & 31
-                q += 1
+                r += 1
                 if ri >= 28:
                     k = (1, 2, 4)[ri - 28]
-                    ln = from_bytes(buf[q:q + k], "little")
-                    q += k
+                    ln = from_bytes(buf[r:r + k], "little")
+                    r += k
                 else:
                     ln = ri
-                if q + ln > start:
-                    _err(f"string reference to byte {q}, a string that runs past it", start)
+                if r + ln > start:
+                    _err(f"string reference to byte {r}, a string that runs past it", start)
                 try:
-                    v = buf[q:q + ln].decode("utf-8")
+                    v = buf[r:r + ln].decode("utf-8")
                 except UnicodeDecodeError as e:
-                    _err(f"invalid UTF-8 in a string ({e.reason})", q + e.start)
-                ln = -1
-            else:
-                k = (1, 2, 4)[imm - 28] if imm < 31 else 0
-                ln = from_bytes(buf[p:p + k], "little")
-                p += k
-            if ln >= 0:
-                q = p + ln
-                if q > end:
-                    _err(f"string of {ln} bytes runs past its container", start)
+                    _err(f"invalid UTF-8 in a string ({e.reason})", r + e.start)
+                q = -1
+            if q >= 0:
+                if q > mend:
+                    _err(f"string of {q - p} bytes runs past its container", start)
                 try:
                     v = buf[p:q].decode("utf-8")
                 except UnicodeDecodeError as e:
                     _err(f"invalid UTF-8 in a string ({e.reason})", p + e.start)
                 p = q
-        elif t == 6 or t == 5:          # OBJECT, ARRAY
-            if imm & 16 or (t == 5 and imm & 4):
-                _err(f"invalid container tag 0x{tag:02x}", start)
-            wc = imm & 3
-            if wc == 0:
-                if imm:
-                    _err(f"invalid empty container tag 0x{tag:02x}", start)
-                v = ({} if pairs_hook is None else pairs_hook([])) if t == 6 else []
-            else:
-                w = (1, 2, 4)[wc - 1]
-                if p + 2 * w > end:
-                    _err("container header runs past its end", start)
-                size = from_bytes(buf[p:p + w], "little")
-                count = from_bytes(buf[p + w:p + 2 * w], "little")
-                p += 2 * w
-                cend = p + size
-                if cend > end:
-                    _err(f"container of {size} bytes runs past its end", start)
-                if count < 1:
-                    _err("non-empty container with a count of 0", start)
-                mend = cend
-                if imm & 4:             # key index: skip it
-                    isz = count * (1 + w)
-                    if isz > size:
-                        _err("key index larger than its object", start)
-                    if count <= _KEY_INDEX_FRONT_MAX and w < 4:
-                        p += isz
-                    else:
-                        mend = cend - isz
-                    if count <= _KEY_INDEX_MIN:
-                        _err(f"key index on an object of {count} members", start)
-                elif t == 6 and count > _KEY_INDEX_MIN:
-                    _err(f"object of {count} members without a key index", start)
-                stack.append(top)
-                if t == 6:
-                    top = [[] if pairs_hook is not None else {}, mend, cend, 2 * count, True, _NOKEY]
-                else:
-                    top = [[], mend, cend, count, False, None]
-                end = mend
-                continue
         elif t == 1 or t == 2:          # UINT, NINT
             if imm < 24:
                 m = imm
             elif imm < 28:
                 k = (1, 2, 4, 8)[imm - 24]
-                if p + k > end:
+                if p + k > mend:
                     _err("integer runs past its container", start)
                 m = from_bytes(buf[p:p + k], "little")
                 p += k
@@ -211,11 +194,61 @@ def loads(tape, *, parse_float=Decimal, parse_int=None, object_pairs_hook=None):
             v = m if t == 1 else -1 - m
             if pint is not None:
                 v = pint(str(v))
+        elif t == 6 or t == 5:          # OBJECT, ARRAY
+            if imm & 16 or (t == 5 and imm & 4):
+                _err(f"invalid container tag 0x{tag:02x}", start)
+            wc = imm & 3
+            if wc == 0:
+                if imm:
+                    _err(f"invalid empty container tag 0x{tag:02x}", start)
+                v = ({} if pairs_hook is None else pairs_hook([])) if t == 6 else []
+            else:
+                w = (1, 2, 4)[wc - 1]
+                if p + 2 * w > mend:
+                    _err("container header runs past its end", start)
+                size = from_bytes(buf[p:p + w], "little")
+                count = from_bytes(buf[p + w:p + 2 * w], "little")
+                p += 2 * w
+                c_end = p + size
+                if c_end > mend:
+                    _err(f"container of {size} bytes runs past its end", start)
+                if count < 1:
+                    _err("non-empty container with a count of 0", start)
+                m_end = c_end
+                if imm & 4:             # key index: skip it
+                    if count <= _KEY_INDEX_MIN:
+                        _err(f"key index on an object of {count} members", start)
+                    isz = count * (1 + w)
+                    if isz > size:
+                        _err("key index larger than its object", start)
+                    if count <= _KEY_INDEX_FRONT_MAX and w < 4:
+                        p += isz
+                    else:
+                        m_end = c_end - isz
+                elif t == 6 and count > _KEY_INDEX_MIN:
+                    _err(f"object of {count} members without a key index", start)
+                stack.append((cont, is_obj, remaining, mend, cend, key, append))
+                if t == 6:
+                    is_obj = True
+                    if pairs_hook is None:
+                        cont = {}
+                        append = None
+                    else:
+                        cont = []
+                        append = cont.append
+                else:
+                    is_obj = False
+                    cont = []
+                    append = cont.append
+                remaining = count
+                mend = m_end
+                cend = c_end
+                continue
         elif t == 7:                    # PACKED number text
             if imm < 28:
                 ln = imm
             elif imm == 28:
-                if p >= end:
+                if p >= mend:
                     _err("packed number runs past its container", start)
                 ln = buf[p]
                 p += 1
@@ -224,7 +257,7 @@ def loads(tape, *, parse_float=Decimal, parse_int=None, object_pairs_hook=None):
             else:
                 _err(f"invalid packed number tag 0x{tag:02x}", start)
             nb = (ln + 1) >> 1
-            if p + nb > end:
+            if p + nb > mend:
                 _err("packed number runs past its container", start)
             text = "".join([pair[b] for b in buf[p:p + nb]])
             if ln & 1:
@@ -248,7 +281,7 @@ def loads(tape, *, parse_float=Decimal, parse_int=None, object_pairs_hook=None):
             else:
                 _err(f"invalid number tag 0x{tag:02x}", start)
             q = p + ln
-            if q > end:
+            if q > mend:
                 _err("number runs past its container", start)
             raw = buf[p:q]
             if not number_ok(raw):
@@ -264,37 +297,28 @@ def loads(tape, *, parse_float=Decimal, parse_int=None, object_pairs_hook=None):
                 _err(f"invalid tag 0x{tag:02x}", start)
             v = (None, False, True)[imm]
 
-        # Attach v to the container it belongs to; close containers that are full.
+        # Attach v to the container it belongs to; close the containers it fills.
         while True:
-            if top is None:
+            if cont is None:
                 if p != n:
                     _err(f"{n - p} bytes after the root value", p)
                 return v
-            if top[4]:                  # object
-                if top[5] is _NOKEY:
-                    if tag >> 5 != 4 or tag & 31 == 31:
-                        _err(f"object key of tag 0x{tag:02x}, not a string", start)
-                    top[5] = v
-                else:
-                    if pairs_hook is None:
-                        top[0][top[5]] = v
-                    else:
-                        top[0].append((top[5], v))
-                    top[5] = _NOKEY
+            if append is None:
+                cont[key] = v
+            elif is_obj:
+                append((key, v))
             else:
-                top[0].append(v)
-            top[3] -= 1
-            if top[3]:
+                append(v)
+            remaining -= 1
+            if remaining:
                 break
-            if p != top[1]:
+            if p != mend:
                 _err("container members do not fill its size", p)
-            p = top[2]
-            v = top[0]
-            if top[4] and pairs_hook is not None:
+            p = cend
+            v = cont
+            if is_obj and pairs_hook is not None:
                 v = pairs_hook(v)
-            tag = 0xa0                  # a container: never taken for a key
-            top = stack.pop()
-            end = n if top is None else top[1]
+            cont, is_obj, remaining, mend, cend, key, append = stack.pop()
 
 
 def _float(parse_float, text, pos):
@@ -305,11 +329,6 @@ def _float(parse_float, text, pos):
                          f"{getattr(parse_float, '__name__', 'parse_float')} cannot hold it") from None
 
 
-class _NoKey:
-    __slots__ = ()
-
-
-_NOKEY = _NoKey()
 
 
 # ------------------------------------------------------------------ writing
