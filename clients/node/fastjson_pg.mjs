@@ -10,17 +10,21 @@
 // node-postgres reads results as text (its default), so the recipe is a text
 // parser for the type's OID. JSON.parse would turn 123456789012345678901234567890
 // into 1.2345678901234568e+29 and 0.10000000000000001 into 0.1, so parseFastjson
-// (a small JSON parser, below) makes each number
+// makes each number
 //   - a number when it is an integer that is a safe integer (|n| <= 2^53 - 1),
 //   - a BigInt when it is any other integer,
-//   - a number when the double gives back the written digits (lossless-json's
-//     isSafeNumber: 2.50, 1e3, 0.1),
+//   - a number when the double is the written value (its shortest text has the
+//     same digits and exponent: 2.50, 1e3, 0.1, 1.5e300),
 //   - otherwise a LosslessNumber (from lossless-json) holding the exact text
 //     (0.10000000000000001, 1e400); .value is that text, and valueOf() the
 //     nearest double (it throws for 1e400 and others that overflow or underflow).
-// Objects are plain objects; a duplicated key keeps its last value, as with
-// JSON.parse and jsonb (lossless-json's own parse throws on one, and fastjson
-// keeps duplicates). stringifyFastjson (lossless-json's stringify) writes every
+// A document none of whose numbers can need that (no run of 16 or more digits
+// and dots but safe integers, no exponent of 3 or more digits: every other
+// number has at most 15 significant digits, which a double gives back) goes to JSON.parse,
+// which then gives exactly the same values; any other to parseFastjsonExact, a
+// small JSON parser. Objects are plain objects; a duplicated key keeps its last
+// value, as with JSON.parse and jsonb (lossless-json's own parse throws on one,
+// and fastjson keeps duplicates). stringifyFastjson (lossless-json's stringify) writes every
 // number back as the same number. Pass it the value of a fastjson parameter:
 // pg itself would JSON.stringify an object, which throws on a BigInt.
 //
@@ -28,22 +32,55 @@
 // The server then sends the tape (doc/format.md), and node-postgres decodes
 // every field as UTF-8 text before it hands a binary one over as a Buffer, so
 // the tape's bytes arrive damaged. Text is pg's default and is what this reads.
-import { stringify, isSafeNumber, LosslessNumber } from 'lossless-json';
+import { stringify, LosslessNumber } from 'lossless-json';
 
 export { LosslessNumber };
 
+// "15e31" for 1.5e30 and 1.50e+30: significant digits and where the point goes
+function digitsAndPoint(s) {
+  const e = s.search(/[eE]/);
+  let m = e < 0 ? s : s.slice(0, e);
+  const exp = e < 0 ? 0 : Number(s.slice(e + 1));
+  if (m[0] === '-') m = m.slice(1);
+  const dot = m.indexOf('.');
+  let digits = dot < 0 ? m : m.slice(0, dot) + m.slice(dot + 1);
+  let point = (dot < 0 ? m.length : dot) + exp;
+  const lead = digits.search(/[^0]/);
+  if (lead < 0) return '0';
+  digits = digits.slice(lead).replace(/0+$/, '');
+  point -= lead;
+  return `${digits}e${point}`;
+}
+
 export function parseNumber(text) {
-  if (!/[.eE]/.test(text)) {
-    const n = Number(text);
-    return Number.isSafeInteger(n) ? n : BigInt(text);
+  const d = Number(text);
+  if (!/[.eE]/.test(text)) return Number.isSafeInteger(d) ? d : BigInt(text);
+  return Number.isFinite(d) && digitsAndPoint(text) === digitsAndPoint(String(d)) ? d : new LosslessNumber(text);
+}
+
+// Whether a number in the text may be one JSON.parse would round: a run of 16
+// or more digits and dots (in a string too: that only costs time) other than
+// a 16-digit safe integer, or an exponent of 3 or more digits.
+const LONG = /[0-9][0-9.]{15,}|[eE][-+]?[0-9]{3}/g;
+
+function needsCare(text) {
+  LONG.lastIndex = 0;
+  let m;
+  while ((m = LONG.exec(text)) !== null) {
+    const s = m[0];
+    if (!(s.length === 16 && s.indexOf('.') < 0 && s <= '9007199254740991')) return true;
   }
-  return isSafeNumber(text) ? Number(text) : new LosslessNumber(text);
+  return false;
+}
+
+export function parseFastjson(text) {
+  return needsCare(text) ? parseFastjsonExact(text) : JSON.parse(text);
 }
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 const WS = /[ \t\n\r]*/y;
 
-export function parseFastjson(text) {
+export function parseFastjsonExact(text) {
   let i = 0;
   const fail = (what) => { throw new SyntaxError(`invalid JSON: ${what} at position ${i}`); };
   const ws = () => {

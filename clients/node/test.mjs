@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { registerFastjson, parseFastjson, stringifyFastjson, LosslessNumber } from './fastjson_pg.mjs';
+import { registerFastjson, parseFastjson, parseFastjsonExact, parseNumber, stringifyFastjson, LosslessNumber } from './fastjson_pg.mjs';
 
 const docs = readFileSync(process.env.FJ_DOCS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 let client, plain;
@@ -98,13 +98,13 @@ test('binary: true damages the tape (why the recipe reads text)', async () => {
 });
 
 test('parser: duplicates, __proto__, escapes, whitespace, errors', () => {
-  const v = parseFastjson(String.raw` { "a" : 1 , "__proto__" : {"x": "\\\"q\u00e9"} , "a" : [ -0 , 1E400 ] } `);
+  const v = parseFastjsonExact(String.raw` { "a" : 1 , "__proto__" : {"x": "\\\"q\u00e9"} , "a" : [ -0 , 1E400 ] } `);
   assert.deepEqual(Object.keys(v), ['a', '__proto__']);
   assert.equal(Object.getPrototypeOf(v), Object.prototype);
   assert.equal(v.__proto__.x, '\\"q\u00e9');
   assert.ok(Object.is(v.a[0], -0) && v.a[1] instanceof LosslessNumber && v.a[1].value === '1E400');
   for (const bad of ['', '{', '[1,]', '{"a"}', '01', '"x', 'tru', '1 2']) {
-    assert.throws(() => parseFastjson(bad), SyntaxError, bad);
+    assert.throws(() => parseFastjsonExact(bad), SyntaxError, bad);
   }
 });
 
@@ -133,4 +133,31 @@ test('parser agrees with JSON.parse on every document (numbers as doubles)', () 
     if (JSON.stringify(mine, (k, x) => (typeof x === 'bigint' ? 0 : x)) !== JSON.stringify(JSON.parse(text))) lossless++;
   }
   assert.ok(lossless >= 1, 'some document has a number JSON.parse would round');
+});
+
+test('JSON.parse where it is exact, the exact parser elsewhere: the same values', () => {
+  let fast = 0;
+  for (const [name, text] of docs) {
+    assert.equal(same(parseFastjson(text), parseFastjsonExact(text)), null, name);
+    try { assert.deepStrictEqual(JSON.parse(text), parseFastjsonExact(text)); fast++; } catch { /* has exact numbers */ }
+  }
+  assert.ok(fast > 0);
+});
+
+test('JSON.parse is used only where it is exact', () => {
+  const cases = { '[9007199254740991]': [9007199254740991], '[9007199254740992]': [9007199254740992n],
+    '[1700000000000000,"1234567890123456"]': [1700000000000000, '1234567890123456'],
+    '[0.1234567890123456]': [0.1234567890123456], '[0.12345678901234567]': [new LosslessNumber('0.12345678901234567')], '[1e400]': [new LosslessNumber('1e400')] };
+  for (const [text, want] of Object.entries(cases)) assert.equal(same(parseFastjson(text), want), null, text);
+});
+
+test('numbers: number when the double is the value, BigInt, LosslessNumber', () => {
+  const cases = { '2.50': 2.5, '1e3': 1000, '0.1': 0.1, '1.5e300': 1.5e300, '1E+22': 1e22, '-0': -0, '-0.0': -0,
+    '123456789012345678901234567890': 123456789012345678901234567890n, '9007199254740993': 9007199254740993n,
+    '9007199254740991': 9007199254740991 };
+  for (const [text, want] of Object.entries(cases)) assert.ok(Object.is(parseNumber(text), want), text);
+  for (const text of ['0.10000000000000001', '1e400', '1e-400', '123e-10000000', '1.00000000000000000001']) {
+    const v = parseNumber(text);
+    assert.ok(v instanceof LosslessNumber && v.value === text, text);
+  }
 });
