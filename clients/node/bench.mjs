@@ -24,7 +24,7 @@ async function interleave(client, a, b) {
 
 function line(name, fj, jb, note) {
   const mf = median(fj), mj = median(jb);
-  console.log(`read-path | ${name} | fastjson ${Math.min(...fj).toFixed(4)} / ${mf.toFixed(4)} s | jsonb ${Math.min(...jb).toFixed(4)} / ${mj.toFixed(4)} s | ${(mf / mj).toFixed(2)}x | ${note}`);
+  console.log(`read-path | ${name} | ${Math.min(...fj).toFixed(3)} / ${mf.toFixed(3)} s | ${Math.min(...jb).toFixed(3)} / ${mj.toFixed(3)} s | ${(mf / mj).toFixed(2)}x | ${note}`);
 }
 
 const client = new pg.Client();

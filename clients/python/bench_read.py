@@ -29,7 +29,7 @@ JB = "SELECT doc FROM bench_jb"
 
 def line(name, fj, jb, note=""):
     mf, mj = statistics.median(fj), statistics.median(jb)
-    print(f"read-path | {name} | fastjson {min(fj):.4f} / {mf:.4f} s | jsonb {min(jb):.4f} / {mj:.4f} s"
+    print(f"read-path | {name} | {min(fj):.3f} / {mf:.3f} s | {min(jb):.3f} / {mj:.3f} s"
           f" | {mf / mj:.2f}x | {note}", flush=True)
 
 
@@ -50,9 +50,6 @@ def interleave(run_fj, run_jb):
 def psycopg_benches():
     conn = psycopg.connect("", autocommit=True)
     fastjson_psycopg.register(conn)
-    nrows = conn.execute("SELECT count(*) FROM bench_fj").fetchone()[0]
-    size = conn.execute("SELECT pg_size_pretty(sum(octet_length(doc::text))) FROM bench_fj").fetchone()[0]
-    print(f"read-path | table | {nrows} rows, {size} of JSON text (scripts/gen_events.py --seed 42) | | | |")
     fj, jb = interleave(lambda: conn.execute(FJ).fetchall(), lambda: conn.execute(JB).fetchall())
     line("psycopg text", fj, jb, "fastjson: json.loads(parse_float=Decimal); jsonb: psycopg's loader (json.loads, floats)")
     dec = psycopg.connect("", autocommit=True)

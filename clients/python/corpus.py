@@ -105,11 +105,6 @@ def spelled(text):
                       parse_float=lambda s: ("number", s))
 
 
-def dsn():
-    """libpq settings from the environment (PGHOST, PGPORT, PGUSER, PGDATABASE)."""
-    return ""
-
-
 if __name__ == "__main__":
     # NDJSON of [name, text]: the edge documents a JSON text parser can read (not
     # the deep ones) and the corpus, for the Node and Java tests (FJ_DOCS).
