@@ -124,6 +124,8 @@ recipe "SQLAlchemy 1.4: FastJSON type, ->, ->>, #>, #>> (psycopg2, asyncpg)" py 
 recipe "node-postgres: exact parser, parameters" bash -c "cd clients/node && node --test test.mjs"
 recipe "JDBC: getString, PGobject, setObject(Types.OTHER)" bash -c \
 	"javac -d '$WORK/classes' -cp '$JAVA_CP' clients/java/*.java && java -cp '$WORK/classes:$JAVA_CP' FastjsonJdbcTest '$JDBC_URL'"
+recipe "the README section's code blocks (Python, JS, Java)" \
+	env FJ_JAVA_CP="$JAVA_CP" FJ_JAVA_CLASSES="$WORK/classes" FJ_JDBC_URL="$JDBC_URL" bash -c "cd clients/python && $PY test_readme.py"
 
 # ---- the read-path speed report
 if [ "${FJ_BENCH:-1}" != 0 ]; then
