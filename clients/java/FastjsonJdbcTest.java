@@ -17,6 +17,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -35,29 +36,33 @@ public class FastjsonJdbcTest {
         }
     }
 
-    /** null when a and b are the same JSON value with exact numbers and the same key order. */
-    static String same(Object a, Object b, String path) {
-        if (a == null || b == null) return a == b ? null : path + ": null vs not";
-        if (a.getClass() != b.getClass()) return path + ": " + a.getClass().getSimpleName() + " vs " + b.getClass().getSimpleName();
-        if (a instanceof Map) {
-            Map<?, ?> ma = (Map<?, ?>) a, mb = (Map<?, ?>) b;
-            if (!new ArrayList<>(ma.keySet()).equals(new ArrayList<>(mb.keySet()))) return path + ": keys differ";
-            for (Object k : ma.keySet()) {
-                String d = same(ma.get(k), mb.get(k), path + "." + k);
-                if (d != null) return d;
+    /** null when a and b are the same JSON value with exact numbers and the same key
+     *  order; iterative (the edge documents nest 5,000 deep). */
+    static String same(Object a0, Object b0, String path0) {
+        ArrayDeque<Object[]> todo = new ArrayDeque<>();
+        todo.push(new Object[] {a0, b0, path0});
+        while (!todo.isEmpty()) {
+            Object[] t = todo.pop();
+            Object a = t[0], b = t[1];
+            String path = (String) t[2];
+            if (a == null || b == null) {
+                if (a != b) return path + ": null vs not";
+                continue;
             }
-            return null;
-        }
-        if (a instanceof List) {
-            List<?> la = (List<?>) a, lb = (List<?>) b;
-            if (la.size() != lb.size()) return path + ": sizes differ";
-            for (int i = 0; i < la.size(); i++) {
-                String d = same(la.get(i), lb.get(i), path + "[" + i + "]");
-                if (d != null) return d;
+            if (a.getClass() != b.getClass()) return path + ": " + a.getClass().getSimpleName() + " vs " + b.getClass().getSimpleName();
+            if (a instanceof Map) {
+                Map<?, ?> ma = (Map<?, ?>) a, mb = (Map<?, ?>) b;
+                if (!new ArrayList<>(ma.keySet()).equals(new ArrayList<>(mb.keySet()))) return path + ": keys differ";
+                for (Object k : ma.keySet()) todo.push(new Object[] {ma.get(k), mb.get(k), path + "." + k});
+            } else if (a instanceof List) {
+                List<?> la = (List<?>) a, lb = (List<?>) b;
+                if (la.size() != lb.size()) return path + ": sizes differ";
+                for (int i = 0; i < la.size(); i++) todo.push(new Object[] {la.get(i), lb.get(i), path + "[" + i + "]"});
+            } else if (!a.equals(b)) {      // BigDecimal.equals: digits and scale
+                return path + ": " + a + " vs " + b;
             }
-            return null;
         }
-        return a.equals(b) ? null : path + ": " + a + " vs " + b;   // BigDecimal.equals: digits and scale
+        return null;
     }
 
     public static void main(String[] args) throws Exception {

@@ -24,15 +24,15 @@
 // which then gives exactly the same values; any other to parseFastjsonExact, a
 // small JSON parser. Objects are plain objects; a duplicated key keeps its last
 // value, as with JSON.parse and jsonb (lossless-json's own parse throws on one,
-// and fastjson keeps duplicates). stringifyFastjson (lossless-json's stringify) writes every
-// number back as the same number. Pass it the value of a fastjson parameter:
+// and fastjson keeps duplicates). stringifyFastjson writes every number back as
+// the same number. Pass it the value of a fastjson parameter:
 // pg itself would JSON.stringify an object, which throws on a BigInt.
 //
 // Binary: do not ask for it (query config binary: true) on fastjson columns.
 // The server then sends the tape (doc/format.md), and node-postgres decodes
 // every field as UTF-8 text before it hands a binary one over as a Buffer, so
 // the tape's bytes arrive damaged. Text is pg's default and is what this reads.
-import { stringify, LosslessNumber } from 'lossless-json';
+import { LosslessNumber } from 'lossless-json';
 
 export { LosslessNumber };
 
@@ -80,8 +80,11 @@ export function parseFastjson(text) {
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 const WS = /[ \t\n\r]*/y;
 
+// A JSON parser whose numbers are parseNumber's; iterative, so it reads a
+// document of any depth (fastjson takes up to fastjson.max_depth, 10,000).
 export function parseFastjsonExact(text) {
   let i = 0;
+  const n = text.length;
   const fail = (what) => { throw new SyntaxError(`invalid JSON: ${what} at position ${i}`); };
   const ws = () => {
     const c = text.charCodeAt(i);
@@ -100,58 +103,111 @@ export function parseFastjsonExact(text) {
     const raw = text.slice(start + 1, i - 1);
     return raw.indexOf('\\') < 0 ? raw : JSON.parse(text.slice(start, i));
   };
-  const value = () => {
+  const memberKey = () => {
+    ws();
+    if (text.charCodeAt(i) !== 34) fail('expected a key');
+    const k = string();
+    ws();
+    if (text.charCodeAt(i++) !== 58) fail('expected ":"');
+    return k;
+  };
+  const stack = [];                  // cur, key, isObj of each enclosing container
+  let cur, key, isObj = false, v;
+  for (;;) {
     ws();
     const c = text.charCodeAt(i);
-    if (c === 34) return string();
-    if (c === 123) {                                 // {
-      const o = {};
+    if (c === 34) v = string();
+    else if (c === 123 || c === 91) {               // { or [
       i++; ws();
-      if (text.charCodeAt(i) === 125) { i++; return o; }
-      for (;;) {
-        ws();
-        if (text.charCodeAt(i) !== 34) fail('expected a key');
-        const k = string();
-        ws();
-        if (text.charCodeAt(i++) !== 58) fail('expected ":"');
-        const v = value();
-        if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-        else o[k] = v;
-        ws();
-        const d = text.charCodeAt(i++);
-        if (d === 125) return o;
-        if (d !== 44) fail('expected "," or "}"');
+      if (text.charCodeAt(i) === (c === 123 ? 125 : 93)) { i++; v = c === 123 ? {} : []; }
+      else {
+        stack.push(cur, key, isObj);
+        isObj = c === 123;
+        cur = isObj ? {} : [];
+        if (isObj) key = memberKey();
+        continue;
       }
+    } else if (c === 116 && text.startsWith('true', i)) { i += 4; v = true; }
+    else if (c === 102 && text.startsWith('false', i)) { i += 5; v = false; }
+    else if (c === 110 && text.startsWith('null', i)) { i += 4; v = null; }
+    else {
+      NUMBER.lastIndex = i;
+      if (!NUMBER.test(text)) fail('unexpected character');
+      const s = text.slice(i, NUMBER.lastIndex);
+      i = NUMBER.lastIndex;
+      v = parseNumber(s);
     }
-    if (c === 91) {                                  // [
-      const a = [];
-      i++; ws();
-      if (text.charCodeAt(i) === 93) { i++; return a; }
-      for (;;) {
-        a.push(value());
+    for (;;) {                       // v is complete: put it in its container
+      if (cur === undefined) {
         ws();
-        const d = text.charCodeAt(i++);
-        if (d === 93) return a;
-        if (d !== 44) fail('expected "," or "]"');
+        if (i !== n) fail('text after the value');
+        return v;
       }
+      if (!isObj) cur.push(v);
+      else if (key === '__proto__') Object.defineProperty(cur, key, { value: v, enumerable: true, writable: true, configurable: true });
+      else cur[key] = v;
+      ws();
+      const d = text.charCodeAt(i++);
+      if (d === 44) {                // ,
+        if (isObj) key = memberKey();
+        break;
+      }
+      if (d !== (isObj ? 125 : 93)) fail(isObj ? 'expected "," or "}"' : 'expected "," or "]"');
+      v = cur;
+      isObj = stack.pop();
+      key = stack.pop();
+      cur = stack.pop();
     }
-    if (c === 116 && text.startsWith('true', i)) { i += 4; return true; }
-    if (c === 102 && text.startsWith('false', i)) { i += 5; return false; }
-    if (c === 110 && text.startsWith('null', i)) { i += 4; return null; }
-    NUMBER.lastIndex = i;
-    if (!NUMBER.test(text)) fail('unexpected character');
-    const s = text.slice(i, NUMBER.lastIndex);
-    i = NUMBER.lastIndex;
-    return parseNumber(s);
-  };
-  const v = value();
-  ws();
-  if (i !== text.length) fail('text after the value');
-  return v;
+  }
 }
 
+// JSON text of a value: like JSON.stringify (toJSON, undefined and functions
+// left out of objects and null in arrays), but BigInt and LosslessNumber are
+// written as the numbers they are, NaN and infinities are refused, and any
+// depth is written (iterative).
 export function stringifyFastjson(value) {
-  return stringify(value);
+  const out = [];
+  const stack = [];                  // { v, keys (null for an array), i, n } of each open container
+  let v = value;
+  for (;;) {
+    if (v !== null && typeof v === 'object' && !(v instanceof LosslessNumber) && typeof v.toJSON === 'function') v = v.toJSON();
+    if (v === null) out.push('null');
+    else if (typeof v === 'string') out.push(JSON.stringify(v));
+    else if (typeof v === 'number') {
+      if (!Number.isFinite(v)) throw new TypeError(`${v} cannot be a JSON number`);
+      out.push(JSON.stringify(v));
+    } else if (typeof v === 'bigint') out.push(v.toString());
+    else if (typeof v === 'boolean') out.push(v ? 'true' : 'false');
+    else if (v instanceof LosslessNumber) out.push(v.value);
+    else if (Array.isArray(v)) { out.push('['); stack.push({ v, keys: null, i: 0, n: 0 }); }
+    else if (typeof v === 'object') { out.push('{'); stack.push({ v, keys: Object.keys(v), i: 0, n: 0 }); }
+    else throw new TypeError(`a ${typeof v} is not a JSON value`);
+    for (;;) {                       // the next value to write, closing what is done
+      if (!stack.length) return out.join('');
+      const f = stack[stack.length - 1];
+      if (f.keys === null) {
+        if (f.i === f.v.length) { out.push(']'); stack.pop(); continue; }
+        if (f.i) out.push(',');
+        v = f.v[f.i++];
+        if (v === undefined || typeof v === 'function' || typeof v === 'symbol') v = null;
+        break;
+      }
+      let next = false;
+      while (f.i < f.keys.length) {
+        const k = f.keys[f.i++];
+        const x = f.v[k];
+        if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+        if (f.n++) out.push(',');
+        out.push(JSON.stringify(k), ':');
+        v = x;
+        next = true;
+        break;
+      }
+      if (next) break;
+      out.push('}');
+      stack.pop();
+    }
+  }
 }
 
 export async function fastjsonOid(client) {

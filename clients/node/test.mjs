@@ -14,27 +14,29 @@ import { registerFastjson, parseFastjson, parseFastjsonExact, parseNumber, strin
 const docs = readFileSync(process.env.FJ_DOCS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 let client, plain;
 
-// null when a and b are the same JSON value, else where they differ
-function same(a, b, path = '$') {
-  if (typeof a !== typeof b) return `${path}: ${typeof a} vs ${typeof b}`;
-  if (a instanceof LosslessNumber || b instanceof LosslessNumber) {
-    return a instanceof LosslessNumber && b instanceof LosslessNumber && a.value === b.value
-      ? null : `${path}: ${a} vs ${b}`;
+// null when a and b are the same JSON value, else where they differ (iterative:
+// the edge documents nest 5,000 deep)
+function same(a0, b0) {
+  const todo = [[a0, b0, '$']];
+  while (todo.length) {
+    const [a, b, path] = todo.pop();
+    if (typeof a !== typeof b) return `${path}: ${typeof a} vs ${typeof b}`;
+    if (a instanceof LosslessNumber || b instanceof LosslessNumber) {
+      if (!(a instanceof LosslessNumber && b instanceof LosslessNumber && a.value === b.value)) return `${path}: ${a} vs ${b}`;
+    } else if (Array.isArray(a) || Array.isArray(b)) {
+      if (!Array.isArray(a) || !Array.isArray(b)) return `${path}: array vs not`;
+      if (a.length !== b.length) return `${path}: ${a.length} vs ${b.length} elements`;
+      for (let i = 0; i < a.length; i++) todo.push([a[i], b[i], `${path}[${i}]`]);
+    } else if (a !== null && typeof a === 'object') {
+      if (b === null) return `${path}: object vs null`;
+      const ka = Object.keys(a), kb = Object.keys(b);
+      if (ka.join('\u0000') !== kb.join('\u0000')) return `${path}: keys differ`;
+      for (const k of ka) todo.push([a[k], b[k], `${path}.${k}`]);
+    } else if (a !== b) {
+      return `${path}: ${String(a).slice(0, 60)} vs ${String(b).slice(0, 60)}`;
+    }
   }
-  if (Array.isArray(a) !== Array.isArray(b)) return `${path}: array vs not`;
-  if (Array.isArray(a)) {
-    if (a.length !== b.length) return `${path}: ${a.length} vs ${b.length} elements`;
-    for (let i = 0; i < a.length; i++) { const d = same(a[i], b[i], `${path}[${i}]`); if (d) return d; }
-    return null;
-  }
-  if (a !== null && typeof a === 'object') {
-    if (b === null) return `${path}: object vs null`;
-    const ka = Object.keys(a), kb = Object.keys(b);
-    if (ka.join('\u0000') !== kb.join('\u0000')) return `${path}: keys differ`;
-    for (const k of ka) { const d = same(a[k], b[k], `${path}.${k}`); if (d) return d; }
-    return null;
-  }
-  return a === b ? null : `${path}: ${String(a).slice(0, 60)} vs ${String(b).slice(0, 60)}`;
+  return null;
 }
 
 before(async () => {
@@ -103,7 +105,11 @@ test('parser: duplicates, __proto__, escapes, whitespace, errors', () => {
   assert.equal(Object.getPrototypeOf(v), Object.prototype);
   assert.equal(v.__proto__.x, '\\"q\u00e9');
   assert.ok(Object.is(v.a[0], -0) && v.a[1] instanceof LosslessNumber && v.a[1].value === '1E400');
-  for (const bad of ['', '{', '[1,]', '{"a"}', '01', '"x', 'tru', '1 2']) {
+  const deep = parseFastjsonExact('['.repeat(10000) + ']'.repeat(10000));   // fastjson.max_depth
+  let d = 0;
+  for (let x = deep; x.length; x = x[0]) d++;
+  assert.equal(d, 9999);
+  for (const bad of ['', '{', '[1,]', '{"a"}', '01', '"x', 'tru', '1 2', '[1}', '{"a":1]', '[', '{"a":', '[1 2]', '{"a" 1}', '{1:2}']) {
     assert.throws(() => parseFastjsonExact(bad), SyntaxError, bad);
   }
 });
@@ -128,6 +134,7 @@ test('parser agrees with JSON.parse on every document (numbers as doubles)', () 
   };
   let lossless = 0;
   for (const [name, text] of docs) {
+    if (name.startsWith('deep')) continue;       // plainNumbers and deepStrictEqual recurse
     const mine = parseFastjson(text);
     assert.deepStrictEqual(plainNumbers(mine), JSON.parse(text), name);
     if (JSON.stringify(mine, (k, x) => (typeof x === 'bigint' ? 0 : x)) !== JSON.stringify(JSON.parse(text))) lossless++;
@@ -160,4 +167,18 @@ test('numbers: number when the double is the value, BigInt, LosslessNumber', () 
     const v = parseNumber(text);
     assert.ok(v instanceof LosslessNumber && v.value === text, text);
   }
+});
+
+test('stringifyFastjson: JSON.stringify where it applies, exact numbers, any depth', () => {
+  const v = { a: [1, -0, 2.5, 'é\n"', null, true, undefined, () => 1], b: undefined, d: new Date(0), e: {}, f: [],
+    big: 123456789012345678901234567890n, x: new LosslessNumber('0.10000000000000001') };
+  assert.equal(stringifyFastjson(v),
+    '{"a":[1,0,2.5,"é\\n\\"",null,true,null,null],"d":"1970-01-01T00:00:00.000Z","e":{},"f":[],' +
+    '"big":123456789012345678901234567890,"x":0.10000000000000001}');
+  const plain = { a: [1, { b: 'c' }, []], d: 'x' };
+  assert.equal(stringifyFastjson(plain), JSON.stringify(plain));
+  for (const bad of [NaN, Infinity, Symbol('s'), [1n, NaN]]) assert.throws(() => stringifyFastjson(bad), TypeError);
+  let deep = [];
+  for (let i = 0; i < 10000; i++) deep = [deep];
+  assert.equal(stringifyFastjson(deep), '['.repeat(10001) + ']'.repeat(10001));
 });

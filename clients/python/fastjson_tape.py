@@ -26,8 +26,7 @@ dumps writes the canonical tape the server's own parser writes for the same
 document, except that it never writes string references (which the format
 leaves to the writer); fastjson_recv accepts it. It raises ValueError for what
 JSON cannot hold (NaN, infinities, strings that are not valid Unicode) and
-TypeError for other types. It recurses, so its depth is bounded by Python's
-recursion limit, as json.dumps's is.
+TypeError for other types. Both read and write any depth without recursion.
 """
 from decimal import Decimal
 import re
@@ -411,7 +410,7 @@ def _string(s, out):
     out += raw
 
 
-def _value(v, out):
+def _scalar(v, out):
     if isinstance(v, str):
         if isinstance(v, RawNumber):
             _number(str.__str__(v), out)
@@ -439,37 +438,13 @@ def _value(v, out):
         if v != v or v in (float("inf"), float("-inf")):
             raise ValueError(f"{v} cannot be a JSON number")
         _number(repr(v), out)
-    elif isinstance(v, dict):
-        _container(0xC0, v.items(), len(v), out)
-    elif isinstance(v, ObjectPairs):
-        _container(0xC0, v, len(v), out)
-    elif isinstance(v, (list, tuple)):
-        _container(0xA0, v, len(v), out)
     else:
         raise TypeError(f"{type(v).__name__} is not a JSON value")
 
 
-def _container(type_bits, items, count, out):
-    if count == 0:
-        out.append(type_bits)
-        return
-    members = bytearray()
-    if type_bits == 0xA0:
-        for e in items:
-            _value(e, members)
-        indexed = False
-    else:
-        offsets = []
-        fps = []
-        indexed = count > _KEY_INDEX_MIN
-        for k, e in items:
-            if not isinstance(k, str):
-                raise TypeError(f"object key {k!r} is not a string")
-            if indexed:
-                offsets.append(len(members))
-                fps.append(_key_fingerprint(k.encode("utf-8")))
-            _string(k, members)
-            _value(e, members)
+def _close(is_obj, count, members, offsets, fps, out):
+    """Write a non-empty container whose members are written: header, key index, members."""
+    indexed = is_obj and count > _KEY_INDEX_MIN
     msize = len(members)
     if indexed:
         if msize + count * 2 <= 0xFF:
@@ -486,7 +461,7 @@ def _container(type_bits, items, count, out):
         size = msize
         w = 1 if size <= 0xFF else (2 if size <= 0xFFFF else 4)
     wc = {1: 1, 2: 2, 4: 3}[w]
-    out.append(type_bits | wc | (4 if indexed else 0))
+    out.append((0xC0 if is_obj else 0xA0) | wc | (4 if indexed else 0))
     out += size.to_bytes(w, "little")
     out += count.to_bytes(w, "little")
     if indexed and count <= _KEY_INDEX_FRONT_MAX and w < 4:
@@ -499,16 +474,54 @@ def _container(type_bits, items, count, out):
         out += members
 
 
+_END = object()
+
+
 def dumps(value):
-    """The canonical fastjson tape (version 3, no string references) of a Python value."""
-    out = bytearray()
+    """The canonical fastjson tape (version 3, no string references) of a Python value.
+
+    Iterative: a document of any depth is written."""
     flags = 0
     if isinstance(value, dict) and 1 <= len(value) <= _KEY_INDEX_MIN:
         flags = _FLAG_DISTINCT_ROOT_KEYS     # a dict's keys are always distinct
     elif isinstance(value, ObjectPairs) and 1 <= len(value) <= _KEY_INDEX_MIN:
         if len({k for k, _ in value}) == len(value):
             flags = _FLAG_DISTINCT_ROOT_KEYS
-    out.append(_WRITE_VERSION)
-    out.append(flags)
-    _value(value, out)
-    return bytes(out)
+    out = bytearray((_WRITE_VERSION, flags))
+    # open containers: [is_object, iterator, count, members, key offsets, fingerprints]
+    stack = []
+    v = value
+    target = out
+    while True:
+        if isinstance(v, (dict, ObjectPairs, list, tuple)):
+            is_obj = isinstance(v, (dict, ObjectPairs))
+            if not v:
+                target.append(0xC0 if is_obj else 0xA0)
+            else:
+                stack.append([is_obj, iter(v.items() if isinstance(v, dict) else v), len(v),
+                              bytearray(), [], []])
+        else:
+            _scalar(v, target)
+        while True:                 # the next value to write, closing what is done
+            if not stack:
+                return bytes(out)
+            frame = stack[-1]
+            item = next(frame[1], _END)
+            if item is _END:
+                stack.pop()
+                _close(frame[0], frame[2], frame[3], frame[4], frame[5],
+                       stack[-1][3] if stack else out)
+                continue
+            members = frame[3]
+            if frame[0]:
+                k, v = item
+                if not isinstance(k, str):
+                    raise TypeError(f"object key {k!r} is not a string")
+                if frame[2] > _KEY_INDEX_MIN:
+                    frame[4].append(len(members))
+                    frame[5].append(_key_fingerprint(k.encode("utf-8")))
+                _string(k, members)
+            else:
+                v = item
+            target = members
+            break

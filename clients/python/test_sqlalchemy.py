@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, declarative_base
 import corpus
 from fastjson_sqlalchemy import FastJSON
 
-DOCS = [(n, t) for n, t in corpus.EDGE if not n.startswith("deep")] + corpus.documents()
+DOCS = corpus.EDGE + corpus.documents()
 VALUES = [corpus.loads_exact(t) for _, t in DOCS]
 
 
