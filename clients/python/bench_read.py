@@ -63,6 +63,18 @@ def psycopg_benches():
     fj, jb = interleave(lambda: dec.execute(FJ, binary=True).fetchall(),
                         lambda: dec.execute(JB, binary=True).fetchall())
     line("psycopg binary, both Decimal", fj, jb, "jsonb with json.loads(parse_float=Decimal)")
+    try:
+        import cbor2
+    except ImportError:
+        cbor2 = None
+    if cbor2 is not None:
+        fj, jb = interleave(
+            lambda: [cbor2.loads(r[0]) for r in conn.execute(
+                "SELECT fastjson_to_cbor(doc) FROM bench_fj", binary=True).fetchall()],
+            lambda: dec.execute(JB, binary=True).fetchall())
+        line("psycopg binary, fastjson_to_cbor(doc) + cbor2", fj, jb,
+             "another query, not the type's binary form: numbers become float (Decimal only where no "
+             "double holds them); jsonb: json.loads(Decimal)")
     conn.close()
     dec.close()
 
