@@ -131,7 +131,7 @@ recipe "the README section's code blocks (Python, JS, Java)" \
 if [ "${FJ_BENCH:-1}" != 0 ]; then
 	echo
 	echo "read path: every row of a table of 3000 event documents as native values, fastjson against jsonb"
-	echo "(scripts/gen_events.py --rows 3000 --seed 42; interleaved, $REPEATS rounds each; min / median s; ratio of the medians)"
+	echo "(scripts/gen_events.py --rows 3000 --seed 42; interleaved, $REPEATS rounds each; min / median s)"
 	$PY scripts/gen_events.py --rows 3000 --seed 42 --out "$WORK/events.ndjson" 2>/dev/null
 	chmod 644 "$WORK/events.ndjson"
 	bash scripts/cluster.sh psql "$CLUSTER" "$PORT" -q -d fjclients \
@@ -140,7 +140,7 @@ if [ "${FJ_BENCH:-1}" != 0 ]; then
 		-c "CREATE TABLE bench_jb AS SELECT id, doc::jsonb AS doc FROM bench_fj" \
 		-c "VACUUM ANALYZE bench_fj, bench_jb" >/dev/null
 	bash scripts/cluster.sh psql "$CLUSTER" "$PORT" -d fjclients -Atc "SELECT format('%s rows, %s of JSON text; tables %s (fastjson), %s (jsonb)', count(*), pg_size_pretty(sum(octet_length(doc::text))), pg_size_pretty(pg_total_relation_size('bench_fj')), pg_size_pretty(pg_total_relation_size('bench_jb'))) FROM bench_fj"
-	echo "| recipe | fastjson min / median | jsonb min / median | fastjson / jsonb | how each is read |"
+	echo "| recipe | fastjson min / median | jsonb min / median | fastjson / jsonb, min / median | how each is read |"
 	echo "|---|---|---|---|---|"
 	if { py bench_read.py "$REPEATS" && (cd clients/node && node bench.mjs "$REPEATS") &&
 	     java -cp "$WORK/classes:$JAVA_CP" FastjsonJdbcBench "$JDBC_URL" "$REPEATS"; } >"$WORK/bench.out" 2>&1; then

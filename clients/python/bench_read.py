@@ -3,8 +3,8 @@
 and of bench_jb (jsonb, the same documents) as native values, interleaved.
 
 Each variant fetches both tables REPEATS times, alternating which goes first,
-and prints one line: min and median seconds of each, and the ratio of the
-medians (fastjson / jsonb). No pass/fail: this is a report.
+and prints one line: min and median seconds of each, and the ratios
+fastjson / jsonb of the minimums and of the medians. No pass/fail: a report.
 
 usage: bench_read.py [REPEATS]     (libpq environment; the tables must exist)
 """
@@ -30,7 +30,7 @@ JB = "SELECT doc FROM bench_jb"
 def line(name, fj, jb, note=""):
     mf, mj = statistics.median(fj), statistics.median(jb)
     print(f"read-path | {name} | {min(fj):.3f} / {mf:.3f} s | {min(jb):.3f} / {mj:.3f} s"
-          f" | {mf / mj:.2f}x | {note}", flush=True)
+          f" | {min(fj) / min(jb):.2f}x / {mf / mj:.2f}x | {note}", flush=True)
 
 
 def interleave(run_fj, run_jb):
