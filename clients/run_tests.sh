@@ -14,7 +14,8 @@
 #   FJ_PORT     the cluster's port (default 58150; its unix socket and 127.0.0.1,
 #               which JDBC needs)
 #   FJ_DATA     the data folder (default ../shared/data)
-#   FJ_BENCH=0  skip the speed report; FJ_BENCH_REPEATS (default 7) rounds each
+#   FJ_BENCH=0  skip the speed report; FJ_BENCH_REPEATS (default 7) rounds each;
+#   FJ_RECIPES=0  skip the recipes' tests (only the speed report)
 #
 # As root on Debian 12 (also under CI=true) it first installs what is missing:
 # Debian packages with apt-get, node-postgres with npm ci (package-lock.json).
@@ -117,6 +118,7 @@ recipe() {
 	fi
 }
 py() { (cd clients/python && $PY "$@"); }
+if [ "${FJ_RECIPES:-1}" != 0 ]; then
 recipe "Python tape decoder/encoder (fastjson_tape)" py test_tape.py
 recipe "psycopg 3: text/binary cursors, parameters, COPY" py test_psycopg.py
 recipe "asyncpg: text and binary codecs, copy_records_to_table" py test_asyncpg.py
@@ -126,6 +128,7 @@ recipe "JDBC: getString, PGobject, setObject(Types.OTHER)" bash -c \
 	"javac -d '$WORK/classes' -cp '$JAVA_CP' clients/java/*.java && java -cp '$WORK/classes:$JAVA_CP' FastjsonJdbcTest '$JDBC_URL'"
 recipe "the README section's code blocks (Python, JS, Java)" \
 	env FJ_JAVA_CP="$JAVA_CP" FJ_JAVA_CLASSES="$WORK/classes" FJ_JDBC_URL="$JDBC_URL" bash -c "cd clients/python && $PY test_readme.py"
+fi
 
 # ---- the read-path speed report
 if [ "${FJ_BENCH:-1}" != 0 ]; then
@@ -140,6 +143,7 @@ if [ "${FJ_BENCH:-1}" != 0 ]; then
 		-c "CREATE TABLE bench_jb AS SELECT id, doc::jsonb AS doc FROM bench_fj" \
 		-c "VACUUM ANALYZE bench_fj, bench_jb" >/dev/null
 	bash scripts/cluster.sh psql "$CLUSTER" "$PORT" -d fjclients -Atc "SELECT format('%s rows, %s of JSON text; tables %s (fastjson), %s (jsonb)', count(*), pg_size_pretty(sum(octet_length(doc::text))), pg_size_pretty(pg_total_relation_size('bench_fj')), pg_size_pretty(pg_total_relation_size('bench_jb'))) FROM bench_fj"
+	[ -f "$WORK/classes/FastjsonJdbcBench.class" ] || javac -d "$WORK/classes" -cp "$JAVA_CP" clients/java/*.java
 	echo "| recipe | fastjson min / median | jsonb min / median | fastjson / jsonb, min / median | how each is read |"
 	echo "|---|---|---|---|---|"
 	if { py bench_read.py "$REPEATS" && (cd clients/node && node bench.mjs "$REPEATS") &&

@@ -54,7 +54,11 @@ function digitsAndPoint(s) {
 
 export function parseNumber(text) {
   const d = Number(text);
-  if (!/[.eE]/.test(text)) return Number.isSafeInteger(d) ? d : BigInt(text);
+  if (text.indexOf('.') < 0 && text.indexOf('e') < 0 && text.indexOf('E') < 0) {
+    return Number.isSafeInteger(d) ? d : BigInt(text);
+  }
+  // 16 characters with a point and no exponent: at most 15 digits, which a double holds
+  if (text.length <= 16 && text.indexOf('e') < 0 && text.indexOf('E') < 0) return d;
   return Number.isFinite(d) && digitsAndPoint(text) === digitsAndPoint(String(d)) ? d : new LosslessNumber(text);
 }
 
