@@ -12,6 +12,9 @@
 #      conformance and round trips through SQL over ../shared/data, then the
 #      hardening checks (test/hostile.py, test/durability.sh, test/memory.py,
 #      test/parallel.py, and a pgbench stress run of STRESS_SECONDS, default 120).
+#   4b. the client recipes (clients/run_tests.sh): psycopg, asyncpg, SQLAlchemy,
+#      node-postgres and JDBC read and write every corpus document losslessly,
+#      and the read path's speed against jsonb.
 #   5. Citus (test/citus.sh): built once into a cache, a coordinator and two
 #      workers on loopback ports; queries, indexes, joins, INSERT ... SELECT and
 #      aggregates on distributed tables against local fastjson and jsonb copies.
@@ -90,6 +93,7 @@ step "fuzz targets: build and regression inputs" bash -c "make -s -f fuzz.mk -j$
 step "fuzz smoke (${FUZZ_SECONDS:-60} s per target)" make -s -f fuzz.mk smoke FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 step "extension build and install (-Wall -Wextra -Werror)" bash -c "make -s -j$JOBS && make -s install"
 step "extension tests (pg_regress and SQL conformance)" sql_suite
+step "client recipes (psycopg, asyncpg, SQLAlchemy, node-postgres, JDBC)" env FJ_DATA="$DATA" bash clients/run_tests.sh
 step "Citus: a coordinator and two workers (test/citus.sh)" bash test/citus.sh
 if [ -z "$ONLY" ]; then
 	step "version matrix (PostgreSQL 16 and later) and pg_upgrade" bash scripts/test_matrix.sh
