@@ -75,6 +75,22 @@ FROM (SELECT 'pglz' AS form, id, doc FROM stored_pglz
 	  UNION ALL SELECT 'external', id, doc FROM stored_external) s, paths p
 GROUP BY s.form ORDER BY s.form;
 
+-- @> on a large value looks up only the keys of a small object on its right
+-- (reading their blocks, or a prefix): the answers are those of the whole
+-- value (doc #> '{}'), and of jsonb
+CREATE TEMP TABLE rhs (r fastjson);
+INSERT INTO rhs VALUES ('{"type":"big"}'), ('{"type":"small"}'), ('{"tags":["a"]}'), ('{"tags":[{"deep":[20]}]}'),
+	('{"tail":{"x":{"y":"end"}}}'), ('{"dup":2}'), ('{"dup":1}'), ('{"k":{"z":[null]}}'), ('{"id":8}'), ('{"id":7}'),
+	('{"missing":1}'), ('{"type":"big","missing":1}'), ('{"k1":[{"n":1.5}]}'), ('{"k60":[{"n":50.5}]}'),
+	('{"k60":[{"n":51.5}]}'), ('{"m1":"last"}'), ('{"m1":"b"}'), ('{}'), ('[]'), ('{"type":"hashes"}'), ('1'), ('[{"i":0}]');
+SELECT s.form, count(*) AS checks, count(*) FILTER (WHERE s.doc @> r.r) AS contained,
+	bool_and((s.doc @> r.r) = ((s.doc #> '{}') @> r.r)) AS same,
+	bool_and((s.doc @> r.r) = (s.doc::jsonb @> r.r::jsonb)) AS same_as_jsonb
+FROM (SELECT 'pglz' AS form, id, doc FROM stored_pglz
+	  UNION ALL SELECT 'lz4', id, doc FROM stored_lz4
+	  UNION ALL SELECT 'external', id, doc FROM stored_external) s, rhs r
+GROUP BY s.form ORDER BY s.form;
+
 -- the last of duplicate keys wins in a prefix too
 SELECT id, doc ->> 'dup' AS dup, doc ->> 'id' AS id_member, doc -> 'k' AS k FROM stored_pglz WHERE id <= 3 ORDER BY id;
 

@@ -72,6 +72,16 @@ void		fastjson_parse_options(fj_parse_options *opt);
 
 /* fastjson_io.c */
 
+/*
+ * fastjson_extract.c: the operative member key[0..len) of the root of the
+ * fastjson argument argno, or NULL, read as -> reads it: of a large stored
+ * value, only the blocks (or the prefix) the lookup needs. The value lives
+ * until the end of the call.
+ */
+const uint8_t *fastjson_lookup_key(FunctionCallInfo fcinfo, int argno, const char *key, int len);
+/* Whether the fastjson argument argno is compressed, out of line or in the stored form. */
+bool		fastjson_arg_is_large(FunctionCallInfo fcinfo, int argno);
+
 /* Error unless the database encoding is one fastjson works in (UTF8, SQL_ASCII). */
 void		fastjson_check_encoding(void);
 /*

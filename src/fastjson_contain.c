@@ -163,16 +163,54 @@ root_contains(const uint8_t *val, const uint8_t *cont)
 	return result;
 }
 
+/*
+ * A large document a (compressed, out of line or in blocks) contains the
+ * non-empty object cont when its root has each of cont's keys with a value
+ * that contains cont's: each found as -> finds it, reading only the blocks
+ * (or the prefix) it needs, never the whole of a. (A root that is not an
+ * object has none of the keys, and contains no object, as root_contains has it.)
+ */
+static bool
+large_contains_object(FunctionCallInfo fcinfo, const uint8_t *cont)
+{
+	FjScratch	s;
+	FjMember	local[FJ_SCRATCH_LOCAL];
+	uint32		start,
+				n,
+				i;
+	bool		result = true;
+
+	fj_scratch_init(&s, local);
+	start = fj_object_view(&s, cont, &n);
+	for (i = 0; result && i < n; i++)
+	{
+		const FjMember *m = &s.members[start + i];
+		const uint8_t *lv = fastjson_lookup_key(fcinfo, 0, (const char *) m->key, (int) m->key_len);
+
+		result = lv != NULL && value_contains(&s, lv, m->value);
+	}
+	fj_scratch_free(&s);
+	return result;
+}
+
+/* Objects of up to this many keys are looked for member by member in a large document. */
+#define CONTAIN_BY_LOOKUP_MAX 16
+
 PG_FUNCTION_INFO_V1(fastjson_contains);
 
 /* a @> b */
 Datum
 fastjson_contains(PG_FUNCTION_ARGS)
 {
-	Fastjson   *a = PG_GETARG_FASTJSON_P(0);
 	Fastjson   *b = PG_GETARG_FASTJSON_P(1);
+	const uint8_t *cont = FJ_ROOT(b);
+	Fastjson   *a;
 
-	PG_RETURN_BOOL(root_contains(FJ_ROOT(a), FJ_ROOT(b)));
+	if (FJ_TYPE(cont[0]) == FJ_OBJECT && fj_container_count(cont) > 0 &&
+		fj_container_count(cont) <= CONTAIN_BY_LOOKUP_MAX && fastjson_arg_is_large(fcinfo, 0))
+		PG_RETURN_BOOL(large_contains_object(fcinfo, cont));
+	a = PG_GETARG_FASTJSON_P(0);
+	PG_RETURN_BOOL(root_contains(FJ_ROOT(a), cont));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_contained);

@@ -496,13 +496,27 @@ lookup(FunctionCallInfo fcinfo, int argno, const parsed_path *pp)
 static const uint8_t *
 lookup_key(FunctionCallInfo fcinfo, int argno, text *key)
 {
-	char	   *k = VARDATA_ANY(key);
-	int			len = (int) VARSIZE_ANY_EXHDR(key);
+	return fastjson_lookup_key(fcinfo, argno, VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key));
+}
+
+const uint8_t *
+fastjson_lookup_key(FunctionCallInfo fcinfo, int argno, const char *key, int len)
+{
+	char	   *k = unconstify(char *, key);
 	bool		not_index = false;
 	int			unused = 0;
 	parsed_path pp = {.n = 1, .keys = &k, .lens = &len, .is_index = &not_index, .index = &unused};
 
 	return lookup(fcinfo, argno, &pp);
+}
+
+bool
+fastjson_arg_is_large(FunctionCallInfo fcinfo, int argno)
+{
+	struct varlena *attr = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+
+	return VARATT_IS_COMPRESSED(attr) || VARATT_IS_EXTERNAL(attr) ||
+		(!VARATT_IS_EXTENDED(attr) && VARSIZE(attr) > VARHDRSZ && fj_is_stored(((const uint8_t *) VARDATA(attr))[0]));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_object_field);

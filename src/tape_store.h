@@ -10,7 +10,7 @@
  *                 (a tape's version byte never has bit 7 set)
  *   byte 1        the tape's flags byte (so readers need not decompress it)
  *   bytes 2-5     the tape's length (little-endian), header included
- *   byte 6        log2 of the block size (12)
+ *   byte 6        log2 of the block size (13: 8 kB blocks)
  *   byte 7        the method: 1 = LZ4 (the only one); other values are errors
  *   then          nblocks = ceil(length / block size) 4-byte entries: the end
  *                 of each block's data, counted from the start of the data,
@@ -27,7 +27,7 @@
 
 #define FJ_STORE_MARK 0x80		/* bit 7 of the first byte: a stored tape */
 #define FJ_STORE_HEADER 8
-#define FJ_STORE_BLOCK_LOG2 12
+#define FJ_STORE_BLOCK_LOG2 13
 #define FJ_STORE_BLOCK (1u << FJ_STORE_BLOCK_LOG2)
 #define FJ_STORE_METHOD_LZ4 1
 #define FJ_STORE_RAW 0x80000000u	/* block end flag: stored as it is */
