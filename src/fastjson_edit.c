@@ -294,6 +294,16 @@ edit_root(Fastjson *d, ArrayType *path, const uint8_t *newval, int op)
 	return fastjson_builder_finish(&b);
 }
 
+/* jsonb's error for a path array of more than one dimension. */
+static void
+check_path_dims(ArrayType *path)
+{
+	if (ARR_NDIM(path) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("wrong number of array subscripts")));
+}
+
 /* A copy of a datum (results must not alias detoasted inputs' memory by accident). */
 static Fastjson *
 copy_datum(Fastjson *d)
@@ -314,6 +324,8 @@ fastjson_set(PG_FUNCTION_ARGS)
 	Fastjson   *newval = PG_GETARG_FASTJSON_P(2);
 	bool		create = PG_GETARG_BOOL(3);
 	const uint8_t *root = FJ_ROOT(d);
+
+	check_path_dims(path);
 
 	if (!fj_is_container(root))
 		ereport(ERROR,
@@ -336,6 +348,8 @@ fastjson_insert(PG_FUNCTION_ARGS)
 	Fastjson   *newval = PG_GETARG_FASTJSON_P(2);
 	bool		after = PG_GETARG_BOOL(3);
 
+	check_path_dims(path);
+
 	if (!fj_is_container(FJ_ROOT(d)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -355,6 +369,8 @@ fastjson_delete_path(PG_FUNCTION_ARGS)
 	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
 	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
 	const uint8_t *root = FJ_ROOT(d);
+
+	check_path_dims(path);
 
 	if (!fj_is_container(root))
 		ereport(ERROR,
