@@ -175,3 +175,12 @@ CREATE AGGREGATE fastjson_object_agg_unique_strict(key text, value fastjson) (
 	COMBINEFUNC = fastjson_object_agg_combine,
 	PARALLEL = SAFE
 );
+
+-- ------------------------------------------- set_lax, object, rows
+
+-- jsonb_set_lax: not strict, as its twin, so that an SQL NULL new value can
+-- be treated as asked.
+CREATE FUNCTION fastjson_set_lax(target fastjson, path text[], new_value fastjson,
+	create_if_missing boolean DEFAULT true, null_value_treatment text DEFAULT 'use_json_null') RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fastjson_set_lax(fastjson, text[], fastjson, boolean, text) IS 'fastjson_set, with a choice of what an SQL NULL new value does';
