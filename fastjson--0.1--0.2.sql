@@ -184,3 +184,11 @@ CREATE FUNCTION fastjson_set_lax(target fastjson, path text[], new_value fastjso
 	create_if_missing boolean DEFAULT true, null_value_treatment text DEFAULT 'use_json_null') RETURNS fastjson
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION fastjson_set_lax(fastjson, text[], fastjson, boolean, text) IS 'fastjson_set, with a choice of what an SQL NULL new value does';
+
+-- jsonb_object: an object of text pairs.
+CREATE FUNCTION fastjson_object(text[]) RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson_object(text[], text[]) RETURNS fastjson
+	AS 'MODULE_PATHNAME', 'fastjson_object_two_arg' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fastjson_object(text[]) IS 'an object of the keys and values of a text array (one dimension alternating, or two of pairs)';
+COMMENT ON FUNCTION fastjson_object(text[], text[]) IS 'an object of keys and values from two text arrays';
