@@ -46,6 +46,7 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/tuplestore.h"
 #include "utils/typcache.h"
 
 /* fastjson_io.c: how a fastjson column is recognised. */
