@@ -183,3 +183,37 @@ CREATE AGGREGATE fastjson_object_agg_unique_strict(key text, value fastjson) (
 	COMBINEFUNC = fastjson_object_agg_combine,
 	PARALLEL = SAFE
 );
+
+-- ------------------------------------------- set_lax, object, rows
+
+-- jsonb_set_lax: not strict, as its twin, so that an SQL NULL new value can
+-- be treated as asked.
+CREATE FUNCTION fastjson_set_lax(target fastjson, path text[], new_value fastjson,
+	create_if_missing boolean DEFAULT true, null_value_treatment text DEFAULT 'use_json_null') RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fastjson_set_lax(fastjson, text[], fastjson, boolean, text) IS 'fastjson_set, with a choice of what an SQL NULL new value does';
+
+-- jsonb_object: an object of text pairs.
+CREATE FUNCTION fastjson_object(text[]) RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson_object(text[], text[]) RETURNS fastjson
+	AS 'MODULE_PATHNAME', 'fastjson_object_two_arg' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fastjson_object(text[]) IS 'an object of the keys and values of a text array (one dimension alternating, or two of pairs)';
+COMMENT ON FUNCTION fastjson_object(text[], text[]) IS 'an object of keys and values from two text arrays';
+
+-- Objects as rows, with jsonb's rules (nested composites, arrays of any
+-- dimension, domains, missing keys, typmods), read on the tape by key.
+-- Volatility and strictness are jsonb's twins': STABLE (input functions
+-- depend on settings such as DateStyle); to_record alone is strict.
+CREATE FUNCTION fastjson_populate_record(base anyelement, from_json fastjson) RETURNS anyelement
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE FUNCTION fastjson_populate_recordset(base anyelement, from_json fastjson) RETURNS SETOF anyelement
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE ROWS 100;
+CREATE FUNCTION fastjson_to_record(fastjson) RETURNS record
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson_to_recordset(fastjson) RETURNS SETOF record
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE ROWS 100;
+COMMENT ON FUNCTION fastjson_populate_record(anyelement, fastjson) IS 'a row of the base''s type from an object, the base giving the columns the object lacks';
+COMMENT ON FUNCTION fastjson_populate_recordset(anyelement, fastjson) IS 'a row of the base''s type for each object of an array';
+COMMENT ON FUNCTION fastjson_to_record(fastjson) IS 'a row from an object, its type from a column definition list';
+COMMENT ON FUNCTION fastjson_to_recordset(fastjson) IS 'a row for each object of an array, their type from a column definition list';

@@ -25,6 +25,12 @@ SELECT fastjson_set('[1,2,3]', '{-2147483648}', '9') AS set_min,
 SELECT fastjson_insert('[1,2]', '{0}', '9') AS before, fastjson_insert('[1,2]', '{0}', '9', true) AS after,
 	fastjson_insert('{"a":1}', '{b}', '9') AS new_key;
 SELECT fastjson_insert('{"a":1}', '{a}', '9');
+-- a path of more than one dimension is jsonb's error (2202E), checked first
+SELECT fastjson_set('{"a":1}', '{{a},{b}}', '2');
+SELECT fastjson_insert('{"a":1}', '{{a},{b}}', '2');
+SELECT '{"a":1}'::fastjson #- '{{a},{b}}';
+SELECT fastjson_set('1', '{{a}}', '2');
+SELECT jsonb_set('1', '{{a}}', '2');
 -- subscripts: reading is like #>, assignment like jsonb (missing paths are created, gaps filled with null)
 SELECT ('{"a":[1,{"b":2}]}'::fastjson)['a'][1]['b'] AS b, ('[1,2]'::fastjson)['1'] AS text_index,
 	('[1,2]'::fastjson)[-1] AS negative, ('[1,2]'::fastjson)['x'] IS NULL AS not_an_index, ('1'::fastjson)[0] IS NULL AS scalar;

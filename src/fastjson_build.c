@@ -1,6 +1,7 @@
 /*
- * fastjson_build.c — SQL values to JSON: to_fastjson, fastjson_build_object
- * and fastjson_build_array, and the converter the aggregates share.
+ * fastjson_build.c — SQL values to JSON: to_fastjson, fastjson_build_object,
+ * fastjson_build_array and fastjson_object (text arrays of pairs), and the
+ * converter the aggregates share.
  *
  * The conversion follows to_jsonb (jsonb.c, datum_to_jsonb) category by
  * category, so to_fastjson(x)::jsonb = to_jsonb(x) for every x. Where jsonb
@@ -532,6 +533,122 @@ fastjson_build_array_noargs(PG_FUNCTION_ARGS)
 	(void) fcinfo;
 	fastjson_builder_init(&b);
 	fj_builder_begin_array(&b);
+	fj_builder_end(&b);
+	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+}
+
+/* ---------------------------------------------------- fastjson_object */
+
+/* The pair key: value of an object from text[] (a NULL value is JSON null). */
+static void
+add_text_pair(fj_builder *b, Datum key, bool key_null, Datum val, bool val_null)
+{
+	text	   *t;
+
+	if (key_null)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("null value not allowed for object key")));
+	t = DatumGetTextPP(key);
+	add_string(b, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), true);
+	if (val_null)
+		fj_builder_null(b);
+	else
+	{
+		t = DatumGetTextPP(val);
+		add_string(b, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), false);
+	}
+}
+
+PG_FUNCTION_INFO_V1(fastjson_object);
+
+/*
+ * fastjson_object(text[]): jsonb_object. A one-dimensional array of keys and
+ * values in turn, or a two-dimensional one of [key, value] rows; values are
+ * strings (NULL: JSON null). Pairs are kept in order, duplicate keys too: the
+ * last is operative, so the result equals jsonb_object's as jsonb.
+ */
+Datum
+fastjson_object(PG_FUNCTION_ARGS)
+{
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(0);
+	int			ndims = ARR_NDIM(arr);
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n,
+				i;
+	fj_builder	b;
+
+	switch (ndims)
+	{
+		case 0:
+			break;
+		case 1:
+			if (ARR_DIMS(arr)[0] % 2 != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+						 errmsg("array must have even number of elements")));
+			break;
+		case 2:
+			if (ARR_DIMS(arr)[1] != 2)
+				ereport(ERROR,
+						(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+						 errmsg("array must have two columns")));
+			break;
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+					 errmsg("wrong number of array subscripts")));
+	}
+	fastjson_check_encoding();
+	fastjson_builder_init(&b);
+	fj_builder_begin_object(&b);
+	if (ndims > 0)
+	{
+		deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+		for (i = 0; i + 1 < n; i += 2)
+			add_text_pair(&b, elems[i], nulls[i], elems[i + 1], nulls[i + 1]);
+	}
+	fj_builder_end(&b);
+	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_object_two_arg);
+
+/* fastjson_object(keys text[], values text[]): jsonb_object's two-array form. */
+Datum
+fastjson_object_two_arg(PG_FUNCTION_ARGS)
+{
+	ArrayType  *karr = PG_GETARG_ARRAYTYPE_P(0);
+	ArrayType  *varr = PG_GETARG_ARRAYTYPE_P(1);
+	int			ndims = ARR_NDIM(karr);
+	Datum	   *keys,
+			   *vals;
+	bool	   *knulls,
+			   *vnulls;
+	int			nk,
+				nv,
+				i;
+	fj_builder	b;
+
+	if (ndims > 1 || ndims != ARR_NDIM(varr))
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("wrong number of array subscripts")));
+	fastjson_check_encoding();
+	fastjson_builder_init(&b);
+	fj_builder_begin_object(&b);
+	if (ndims > 0)
+	{
+		deconstruct_array(karr, TEXTOID, -1, false, TYPALIGN_INT, &keys, &knulls, &nk);
+		deconstruct_array(varr, TEXTOID, -1, false, TYPALIGN_INT, &vals, &vnulls, &nv);
+		if (nk != nv)
+			ereport(ERROR,
+					(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+					 errmsg("mismatched array dimensions")));
+		for (i = 0; i < nk; i++)
+			add_text_pair(&b, keys[i], knulls[i], vals[i], vnulls[i]);
+	}
 	fj_builder_end(&b);
 	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
 }

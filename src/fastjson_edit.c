@@ -1,10 +1,11 @@
 /*
  * fastjson_edit.c — functions that make an edited copy of a document:
  * || (concatenation), - (delete a key, keys or an index), #- (delete a
- * path), fastjson_set, fastjson_insert and subscript assignment. Each gives
- * the same answer as its jsonb twin, compared as jsonb; members that are not
- * touched keep their order, spelling and duplicates, and the new document is
- * written with the tape builder, copying untouched subtrees whole.
+ * path), fastjson_set, fastjson_set_lax, fastjson_insert and subscript
+ * assignment. Each gives the same answer as its jsonb twin, compared as
+ * jsonb; members that are not touched keep their order, spelling and
+ * duplicates, and the new document is written with the tape builder, copying
+ * untouched subtrees whole.
  *
  * Where an object has duplicate keys only the last is operative (as in
  * jsonb, which keeps the last); an edit of a key therefore drops the earlier,
@@ -294,6 +295,16 @@ edit_root(Fastjson *d, ArrayType *path, const uint8_t *newval, int op)
 	return fastjson_builder_finish(&b);
 }
 
+/* jsonb's error for a path array of more than one dimension. */
+static void
+check_path_dims(ArrayType *path)
+{
+	if (ARR_NDIM(path) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("wrong number of array subscripts")));
+}
+
 /* A copy of a datum (results must not alias detoasted inputs' memory by accident). */
 static Fastjson *
 copy_datum(Fastjson *d)
@@ -303,7 +314,28 @@ copy_datum(Fastjson *d)
 
 /* ------------------------------------------------------------- SQL functions */
 
+/* fastjson_set_lax hands a delete_key over to #- (below) */
+extern Datum fastjson_delete_path(PG_FUNCTION_ARGS);
+
 PG_FUNCTION_INFO_V1(fastjson_set);
+
+/* jsonb_set: newval at path in d (NULL: a JSON null). */
+static Fastjson *
+set_worker(Fastjson *d, ArrayType *path, const uint8_t *newval, bool create)
+{
+	const uint8_t *root = FJ_ROOT(d);
+
+	check_path_dims(path);
+
+	if (!fj_is_container(root))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot set path in scalar")));
+	if ((fj_container_count(root) == 0 && !create) || ARR_NDIM(path) == 0 ||
+		ArrayGetNItems(ARR_NDIM(path), ARR_DIMS(path)) == 0)
+		return copy_datum(d);
+	return edit_root(d, path, newval, create ? PATH_CREATE : PATH_REPLACE);
+}
 
 /* fastjson_set(doc, path, new_value, create_if_missing): jsonb_set. */
 Datum
@@ -312,17 +344,56 @@ fastjson_set(PG_FUNCTION_ARGS)
 	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
 	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
 	Fastjson   *newval = PG_GETARG_FASTJSON_P(2);
-	bool		create = PG_GETARG_BOOL(3);
-	const uint8_t *root = FJ_ROOT(d);
 
-	if (!fj_is_container(root))
+	PG_RETURN_FASTJSON_P(set_worker(d, path, FJ_ROOT(newval), PG_GETARG_BOOL(3)));
+}
+
+/* jsonb_set_lax's error for a treatment it does not know (or NULL). */
+static void
+report_null_value_treatment(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("null_value_treatment must be \"delete_key\", \"return_target\", \"use_json_null\", or \"raise_exception\"")));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_set_lax);
+
+/*
+ * fastjson_set_lax(target, path, new_value, create_if_missing,
+ * null_value_treatment): jsonb_set_lax. Not strict: a new value that is SQL
+ * NULL is treated as null_value_treatment says (a JSON null, deleting the
+ * path, the target unchanged, or an error); any other is fastjson_set's.
+ */
+Datum
+fastjson_set_lax(PG_FUNCTION_ARGS)
+{
+	char	   *treatment;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(3))
+		PG_RETURN_NULL();
+	/* checked whatever the new value, as jsonb does */
+	if (PG_ARGISNULL(4))
+		report_null_value_treatment();
+	if (!PG_ARGISNULL(2))
+		return fastjson_set(fcinfo);
+
+	treatment = text_to_cstring(PG_GETARG_TEXT_PP(4));
+	if (strcmp(treatment, "raise_exception") == 0)
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot set path in scalar")));
-	if ((fj_container_count(root) == 0 && !create) || ARR_NDIM(path) == 0 ||
-		ArrayGetNItems(ARR_NDIM(path), ARR_DIMS(path)) == 0)
-		PG_RETURN_FASTJSON_P(copy_datum(d));
-	PG_RETURN_FASTJSON_P(edit_root(d, path, FJ_ROOT(newval), create ? PATH_CREATE : PATH_REPLACE));
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("JSON value must not be null"),
+				 errdetail("Exception was raised because null_value_treatment is \"raise_exception\"."),
+				 errhint("To avoid, either change the null_value_treatment argument or ensure that an SQL NULL is not passed.")));
+	if (strcmp(treatment, "use_json_null") == 0)
+		PG_RETURN_FASTJSON_P(set_worker(PG_GETARG_FASTJSON_P(0), PG_GETARG_ARRAYTYPE_P(1), NULL,
+										PG_GETARG_BOOL(3)));
+	if (strcmp(treatment, "delete_key") == 0)
+		return fastjson_delete_path(fcinfo);
+	if (strcmp(treatment, "return_target") == 0)
+		PG_RETURN_FASTJSON_P(copy_datum(PG_GETARG_FASTJSON_P(0)));
+	report_null_value_treatment();
+	PG_RETURN_NULL();			/* not reached */
 }
 
 PG_FUNCTION_INFO_V1(fastjson_insert);
@@ -335,6 +406,8 @@ fastjson_insert(PG_FUNCTION_ARGS)
 	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
 	Fastjson   *newval = PG_GETARG_FASTJSON_P(2);
 	bool		after = PG_GETARG_BOOL(3);
+
+	check_path_dims(path);
 
 	if (!fj_is_container(FJ_ROOT(d)))
 		ereport(ERROR,
@@ -355,6 +428,8 @@ fastjson_delete_path(PG_FUNCTION_ARGS)
 	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
 	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
 	const uint8_t *root = FJ_ROOT(d);
+
+	check_path_dims(path);
 
 	if (!fj_is_container(root))
 		ereport(ERROR,
