@@ -91,6 +91,25 @@ FROM (SELECT 'pglz' AS form, id, doc FROM stored_pglz
 	  UNION ALL SELECT 'external', id, doc FROM stored_external) s, rhs r
 GROUP BY s.form ORDER BY s.form;
 
+-- ? on a large value looks the key up as -> does (an object root decides);
+-- an array root is checked whole (its string elements count): the answers
+-- are those of the whole value, and of jsonb
+CREATE TEMP TABLE stored_array (id int, doc fastjson);
+INSERT INTO stored_array SELECT 9, ('[' || string_agg(format('"elem%s","%s",{"elem%s":1}', g, repeat('e', 300), g), ',') || ']')::fastjson
+FROM generate_series(1, 100) g;
+CREATE TEMP TABLE keys (k text);
+INSERT INTO keys VALUES ('type'), ('dup'), ('tail'), ('x'), ('missing'), ('k60'), ('m40'), ('id'), ('payload'), ('blob'),
+	('h8'), ('f100'), ('i'), ('elem7'), ('elem100'), ('elem101'), ('');
+SELECT s.form, count(*) AS checks, count(*) FILTER (WHERE s.doc ? k.k) AS present,
+	bool_and((s.doc ? k.k) = ((s.doc #> '{}') ? k.k)) AS same,
+	bool_and((s.doc ? k.k) = (s.doc::jsonb ? k.k)) AS same_as_jsonb
+FROM (SELECT 'pglz' AS form, id, doc FROM stored_pglz
+	  UNION ALL SELECT 'lz4', id, doc FROM stored_lz4
+	  UNION ALL SELECT 'external', id, doc FROM stored_external
+	  UNION ALL SELECT 'array', id, doc FROM stored_array) s, keys k
+GROUP BY s.form ORDER BY s.form;
+SELECT fastjson_storage_form(doc) AS form, doc ? 'elem7' AS string_element, doc ? 'e' AS not_an_element FROM stored_array;
+
 -- the last of duplicate keys wins in a prefix too
 SELECT id, doc ->> 'dup' AS dup, doc ->> 'id' AS id_member, doc -> 'k' AS k FROM stored_pglz WHERE id <= 3 ORDER BY id;
 

@@ -79,6 +79,9 @@ void		fastjson_parse_options(fj_parse_options *opt);
  * until the end of the call.
  */
 const uint8_t *fastjson_lookup_key(FunctionCallInfo fcinfo, int argno, const char *key, int len);
+/* The same, and *root_type gets the root's type (FJ_OBJECT, ...) when the lookup reached it. */
+const uint8_t *fastjson_lookup_member(FunctionCallInfo fcinfo, int argno, const char *key, int len,
+									  uint8_t *root_type);
 /* Whether the fastjson argument argno is compressed, out of line or in the stored form. */
 bool		fastjson_arg_is_large(FunctionCallInfo fcinfo, int argno);
 

@@ -260,9 +260,24 @@ PG_FUNCTION_INFO_V1(fastjson_exists);
 Datum
 fastjson_exists(PG_FUNCTION_ARGS)
 {
-	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
 	text	   *key = PG_GETARG_TEXT_PP(1);
+	Fastjson   *d;
 
+	if (fastjson_arg_is_large(fcinfo, 0))
+	{
+		/*
+		 * A large value: look the key up as -> does, reading only the blocks
+		 * (or the prefix) it needs. That decides for an object root; an array
+		 * or a scalar root is checked whole.
+		 */
+		uint8_t		root_type = 0xff;
+
+		if (fastjson_lookup_member(fcinfo, 0, VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key), &root_type))
+			PG_RETURN_BOOL(true);
+		if (root_type == FJ_OBJECT)
+			PG_RETURN_BOOL(false);
+	}
+	d = PG_GETARG_FASTJSON_P(0);
 	PG_RETURN_BOOL(key_exists(FJ_ROOT(d), VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)));
 }
 

@@ -47,6 +47,7 @@ typedef struct parsed_path
 	int		   *index;			/* ... with this value */
 	Size		raw_len;		/* a copy of the array, to recognise it */
 	char	   *raw;
+	uint8_t    *root_type;		/* if not NULL: gets the root's type (FJ_OBJECT, ...) */
 } parsed_path;
 
 /*
@@ -137,6 +138,8 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 	const uint8_t *v = root;
 	int			i;
 
+	if (pp->root_type)
+		*pp->root_type = FJ_TYPE(root[0]);
 	if (pp->has_null)
 		return FJ_ABSENT;
 	for (i = 0; i < pp->n; i++)
@@ -502,10 +505,17 @@ lookup_key(FunctionCallInfo fcinfo, int argno, text *key)
 const uint8_t *
 fastjson_lookup_key(FunctionCallInfo fcinfo, int argno, const char *key, int len)
 {
+	return fastjson_lookup_member(fcinfo, argno, key, len, NULL);
+}
+
+const uint8_t *
+fastjson_lookup_member(FunctionCallInfo fcinfo, int argno, const char *key, int len, uint8_t *root_type)
+{
 	char	   *k = unconstify(char *, key);
 	bool		not_index = false;
 	int			unused = 0;
-	parsed_path pp = {.n = 1, .keys = &k, .lens = &len, .is_index = &not_index, .index = &unused};
+	parsed_path pp = {.n = 1, .keys = &k, .lens = &len, .is_index = &not_index, .index = &unused,
+	.root_type = root_type};
 
 	return lookup(fcinfo, argno, &pp);
 }
