@@ -1,4 +1,4 @@
--- Equality, ordering and hashing: exactly jsonb's (DESIGN §2). a = b iff
+-- Equality, ordering and hashing: exactly jsonb's (doc/design.md, section 2). a = b iff
 -- a::jsonb = b::jsonb; < is jsonb's btree order; equal values hash equal.
 -- Each example shows the jsonb answer next to fastjson's.
 CREATE TEMP TABLE pairs (a text, b text);

@@ -1,4 +1,4 @@
--- Text input and output: the canonical minified form (DESIGN §2).
+-- Text input and output: the canonical minified form (doc/design.md, section 2).
 -- Whitespace goes; key order, duplicate keys and number spelling stay.
 SELECT '{ "b" : 1 , "a" : [ true , false , null ] , "b" : 2 }'::fastjson;
 SELECT '[1, 1.0, 1e2, 1E+2, -0, 0.1000, 123456789012345678901234567890, -9223372036854775808, 9223372036854775808]'::fastjson;

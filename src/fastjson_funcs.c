@@ -5,7 +5,7 @@
  * and fastjson_pretty. (fastjson_extract_path and fastjson_extract_path_text
  * are #> and #>> under another name: fastjson_extract.c.)
  *
- * Enumerations see an object as jsonb does (DESIGN §2): each distinct key
+ * Enumerations see an object as jsonb does (doc/design.md, section 2): each distinct key
  * once, with its operative (last) value, in the document order of those
  * last occurrences. Arrays come in order. Text results are those of ->>.
  */

@@ -1,5 +1,5 @@
 /*
- * text_writer.c — tape to canonical minified JSON text (DESIGN §2): no
+ * text_writer.c — tape to canonical minified JSON text (doc/design.md, section 2): no
  * insignificant whitespace; strings escaped one way only: \" \\ \b \f \n \r \t,
  * other control characters as \u00XX, everything else as its UTF-8 bytes.
  * Numbers come back exactly as written. Iterative: containers on a stack.

@@ -13,7 +13,7 @@ DATA_DIR/corpus (recursively; NDJSON files line by line) and N generated ones
      ints, other numbers by exact decimal value (a float must be the double
      nearest x's number, and its shortest repr must have x's value).
   2. fastjson_from_cbor(cbor2.dumps(x)) equals x, x given to cbor2 with each
-     non-integer as a float where it names a double unambiguously (DESIGN §3)
+     non-integer as a float where it names a double unambiguously (doc/design.md, section 3)
      and as a Decimal otherwise; the same with cbor2's canonical encoding.
   3. fastjson_to_cbor(x, deterministic => true) is byte for byte
      cbor2.dumps(x, canonical=True), for every x without duplicate keys (those
@@ -73,7 +73,7 @@ def canonical(obj):
 
 
 def names_double(text):
-    """Whether a non-integer text names a binary64 value unambiguously (DESIGN §3)."""
+    """Whether a non-integer text names a binary64 value unambiguously (doc/design.md, section 3)."""
     d = float(text)
     return math.isfinite(d) and Decimal(repr(d)) == Decimal(text)
 

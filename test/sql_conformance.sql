@@ -144,7 +144,7 @@ $$;
 -- and last 5 elements of each), plus probes at each of them: a missing key,
 -- indexes -1, 999999 and -999999, and a key on an array (wrong shape).
 -- #>, #>>, ->, ->>, typeof, array_length, object_keys, each_text,
--- array_elements_text and ? must give jsonb's answers (DESIGN §2: text
+-- array_elements_text and ? must give jsonb's answers (doc/design.md, section 2: text
 -- results compared by value: numbers as numeric, containers as jsonb).
 -- The documents are cast inside the statement (a MATERIALIZED CTE keeps
 -- them in memory): read from a table, each lookup would decompress them again.

@@ -5,7 +5,7 @@
 -- transaction touches one row for writing (so clients never deadlock) and
 -- reads another; every comparison of f with j is made to fail the
 -- transaction (division by zero) if they ever differ, so pgbench's "number
--- of failed transactions" must stay 0. Values compare as DESIGN.md says:
+-- of failed transactions" must stay 0. Values compare as doc/design.md, section 2, says:
 -- strings and integers as text, other numbers as numeric, documents as jsonb.
 --
 -- pgbench variable rows (-D rows=N): the preloaded ids are 1..N; writes pick

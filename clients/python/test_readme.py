@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The code blocks of clients/README_SECTION.md run as they stand.
+"""The code blocks of the README's section "Using fastjson from applications" run as they stand.
 
 python blocks are executed here (in clients/python), the js block as an ES
 module in clients/node, the java block as the body of a main(String[] a) with
@@ -15,12 +15,21 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CLIENTS = os.path.dirname(HERE)
-SECTION = os.path.join(CLIENTS, "README_SECTION.md")
+SECTION = os.path.join(os.path.dirname(CLIENTS), "README.md")
+HEADING = "## Using fastjson from applications\n"
+
+
+def section():
+    """The section's text: from its heading to the next heading of its level."""
+    with open(SECTION, encoding="utf-8") as f:
+        text = f.read()
+    start = text.index(HEADING)
+    end = text.find("\n## ", start + len(HEADING))
+    return text[start:end if end >= 0 else len(text)]
 
 
 def blocks(lang):
-    with open(SECTION, encoding="utf-8") as f:
-        text = f.read()
+    text = section()
     return re.findall(r"^```" + lang + r"\n(.*?)^```$", text, re.S | re.M)
 
 
