@@ -1,8 +1,8 @@
 -- bench/cbor_baseline.sql — a jsonb-based CBOR conversion written in SQL/PL/pgSQL.
 --
--- The reference that DESIGN §5 asks fastjson's CBOR functions to beat by 10x: what a
--- user without fastjson could write. bench/server_bench.py loads it into the benchmark
--- database only (never into the extension).
+-- The reference that the targets (doc/design.md) ask fastjson's CBOR functions to beat by
+-- 10x: what a user without fastjson could write. bench/server_bench.py loads it into the
+-- benchmark database only (never into the extension).
 --
 --   bench_jsonb_to_cbor(jsonb) -> bytea   JSON to CBOR: shortest integer heads, definite
 --                                         lengths, every non-integer (and every integer
