@@ -8,9 +8,11 @@ usage: server_bench.py COMMAND [options]     (connects through libpq's PG* envir
   corpus       section 2: fastjson_in/json_in/jsonb_in/fastjson_out/jsonb_out MB/s per
                corpus file, a detoast+copy baseline, datum sizes, plan checks
   eventlog     section 3: COPY of an NDJSON event log into text/json/jsonb/fastjson
-               columns (pglz, lz4), table sizes, queries; --log design (DESIGN §4's log of
-               real documents, scripts/gen_design_events.py) or generated (scripts/gen_events.py)
-               picks the queries written for that log's fields
+               columns (pglz, lz4), table sizes, storage shares, queries; --log picks the
+               queries written for that log's fields: corpus (one real corpus document a
+               row, scripts/gen_corpus_events.py), session (sessions of 1 to 8 real
+               documents, 2 to 20 kB, scripts/gen_session_events.py) or generated
+               (scripts/gen_events.py)
   cbor         section 4: fastjson_to_cbor / fastjson_from_cbor MB/s and the jsonb-based
                SQL conversion (bench/cbor_baseline.sql); n/a when not implemented
 
@@ -178,10 +180,13 @@ def features(db):
                   AND pronargs - pronargdefaults <= 1 AND prorettype = 'bytea'::regtype),
           EXISTS (SELECT 1 FROM pg_proc WHERE proname = 'fastjson_from_cbor'
                   AND pronargs >= 1 AND proargtypes[0] = 'bytea'::regtype
-                  AND pronargs - pronargdefaults <= 1 AND prorettype = 'fastjson'::regtype)
+                  AND pronargs - pronargdefaults <= 1 AND prorettype = 'fastjson'::regtype),
+          EXISTS (SELECT 1 FROM pg_proc WHERE proname = 'fastjson_storage_form'
+                  AND pronargs = 1 AND proargtypes[0] = 'fastjson'::regtype
+                  AND prorettype = 'text'::regtype)
     """)[0]
     f = {"contains": q[0], "eq": q[1], "btree": q[2], "hash": q[3],
-         "to_cbor": q[4], "from_cbor": q[5]}
+         "to_cbor": q[4], "from_cbor": q[5], "storage_form": q[6]}
     f["group_by_value"] = f["eq"] and (f["btree"] or f["hash"])
     f["cbor"] = f["to_cbor"] and f["from_cbor"]
     return f
@@ -354,16 +359,17 @@ def check_corpus_plans(db, problems):
     return res
 
 
-# DESIGN §4's in-server anchors (MB/s on its 2-core Zen 4, PostgreSQL 15.20).
-DESIGN_ANCHORS = {
+# The reference anchors in the server (MB/s on a 2-core Zen 4, PostgreSQL 15.20), as listed
+# in doc/design.md, section 5 (Reference anchors).
+REFERENCE_ANCHORS = {
     "twitter": {"json_in": 707, "jsonb_in": 110, "jsonb_out": 270},
     "citm_catalog": {"json_in": 963, "jsonb_in": 132, "jsonb_out": 643},
     "gsoc-2018": {"json_in": 659, "jsonb_in": 178, "jsonb_out": 262},
     "canada": {"json_in": 573, "jsonb_in": 80, "jsonb_out": 208},
     "github_events": {"json_in": 746, "jsonb_in": 158, "jsonb_out": 310},
 }
-# DESIGN §4's own method, in which its anchors were measured (they are reproduced within
-# machine noise this way, not with the malloc warm-up): every timed statement in a new
+# The method the reference anchors were measured with (they are reproduced within machine
+# noise this way, not with the malloc warm-up): every timed statement in a new
 # session (a new backend, as a new psql session), nothing run before it. The parse-only
 # targets are read from these. jsonb_out is timed the anchors' way too, through length(),
 # which its anchor figures match; fastjson_out is not (through length() the run would
@@ -459,7 +465,7 @@ def cmd_corpus(args):
     log("section 2: plan checks")
     out["plan_checks"] = check_corpus_plans(db, problems)
     out["new_session_reps"] = args.new_session_reps
-    out["design_anchors"] = DESIGN_ANCHORS
+    out["anchors"] = REFERENCE_ANCHORS
     for name, path in corpus_files(args):
         doc, size = read_doc(path)
         log("section 2: %s (%d bytes)" % (name, size))
@@ -467,7 +473,7 @@ def cmd_corpus(args):
         # physical baseline: the text in a column with storage external (uncompressed TOAST)
         db.run("TRUNCATE bench_phys")
         db.run("INSERT INTO bench_phys VALUES (%s)", (doc,))
-        # correctness: X::fastjson::text::jsonb = X::jsonb (DESIGN §2)
+        # correctness: X::fastjson::text::jsonb = X::jsonb
         try:
             same = db.one("SELECT %s::text::fastjson::text::jsonb = %s::text::jsonb", (doc, doc))
             rec["roundtrip"] = "ok" if same else "MISMATCH"
@@ -505,7 +511,7 @@ def cmd_corpus(args):
             rec["ops"][op] = {"n": n, "best_s": s["best"], "median_s": s["median"], "runs": times,
                               "best_mbps": size * n / s["best"] / 1e6,
                               "median_mbps": size * n / s["median"] / 1e6}
-        ops = NEW_SESSION_OPS + ((ANCHOR_JSONB_OUT,) if name in DESIGN_ANCHORS else ())
+        ops = NEW_SESSION_OPS + ((ANCHOR_JSONB_OUT,) if name in REFERENCE_ANCHORS else ())
         rec["new_session"] = new_session_runs(problems, ops, doc, size, plan, args.new_session_reps, name)
         rec["sizes"] = datum_sizes(db, name, doc, problems, lz4)
         out["files"].append(rec)
@@ -533,17 +539,28 @@ PARALLEL = {"max_parallel_workers_per_gather": "2", "parallel_setup_cost": "0",
 # key, label, SQL ({t} = table), types, kind ("serial" | "parallel" | "copy"), needs feature.
 # One set of queries per log (--log): the same keys mean the same family of query (the chart
 # and the targets compare them), each written for fields that log's documents have; the
-# output of whole documents is the same on both.
+# bare scan and the output of whole documents are the same on every log.
+QUERY_SCAN = (
+    ("scan", "bare scan: `count(*)` (no value read, no detoast)",
+     "SELECT count(*) FROM {t}",
+     TYPES, "serial", None),
+)
+
 QUERIES_OUTPUT = (
     ("text_out", "full text output: `sum(octet_length(doc::text))`",
      "SELECT sum(octet_length(doc::text)) FROM {t}",
      TYPES, "serial", None),
+    # for text, text_out reads only the length in the value's header: this is the text
+    # column's own detoast and copy, which full text output is compared with
+    ("detoast_copy", "the text column's detoast and copy: `sum(octet_length(doc || ''))`",
+     "SELECT sum(octet_length(doc || '')) FROM {t}",
+     ("text",), "serial", None),
     ("copy_out", "full output as a client gets it: `COPY t TO '/dev/null'`",
      "COPY {t} TO '/dev/null'",
      TYPES, "serial", None),
 )
 
-QUERIES_GENERATED = ((
+QUERIES_GENERATED = QUERY_SCAN + ((
     ("filter", "`->>` filter: `count(*) WHERE doc->>'type' = 'error'`",
      "SELECT count(*) FROM {t} WHERE doc->>'type' = 'error'",
      ("json", "jsonb", "fastjson"), "serial", None),
@@ -573,10 +590,12 @@ QUERIES_GENERATED = ((
      ("json", "jsonb", "fastjson"), "parallel", None),
 ))
 
-# DESIGN §4's log (scripts/gen_design_events.py): tweets, GitHub events and product rows.
+# The corpus log (scripts/gen_corpus_events.py): tweets, GitHub events and product rows.
 # Only GitHub events have "type", "actor" and "payload", only tweets "user"; every query
-# still reads every row (a missing key gives NULL), so each runs over all three kinds.
-QUERIES_DESIGN = ((
+# still reads every row (a missing key gives NULL), so each runs over all three kinds. The
+# kinds have no last key in common: "id" is the last key of a GitHub event (and the second
+# of a tweet), so `bigint` is the last-key lookup of 40 % of the rows.
+QUERIES_CORPUS = QUERY_SCAN + ((
     ("filter", "`->>` filter: `count(*) WHERE doc->>'type' = 'PushEvent'`",
      "SELECT count(*) FROM {t} WHERE doc->>'type' = 'PushEvent'",
      ("json", "jsonb", "fastjson"), "serial", None),
@@ -589,7 +608,8 @@ QUERIES_DESIGN = ((
     ("arrow", "`->` then `->>`: `count(*) WHERE doc->'payload'->>'action' = 'started'`",
      "SELECT count(*) FROM {t} WHERE doc->'payload'->>'action' = 'started'",
      ("json", "jsonb", "fastjson"), "serial", None),
-    ("bigint", "`->>` to bigint: `sum((doc->>'id')::bigint)` (tweets: numbers, GitHub events: strings of digits, products: none)",
+    ("bigint", "`->>` to bigint: `sum((doc->>'id')::bigint)` (tweets: numbers, the second key; GitHub "
+     "events: strings of digits, the last key; products: none)",
      "SELECT sum((doc->>'id')::bigint) FROM {t}",
      ("json", "jsonb", "fastjson"), "serial", None),
 )
@@ -609,12 +629,51 @@ QUERIES_DESIGN = ((
      ("json", "jsonb", "fastjson"), "parallel", None),
 ))
 
-EVENT_LOGS = {"design": ("dl", QUERIES_DESIGN), "generated": ("ev", QUERIES_GENERATED)}
+# The session log (scripts/gen_session_events.py): each row a session of 1 to 8 real
+# documents, 2 to 20 kB; "kind" is its first key, "seq" (an integer) its last, the city
+# three levels down ({session,user,geo,city}); every row has every key the queries read.
+QUERIES_SESSION = QUERY_SCAN + ((
+    ("filter", "`->>` filter, first key: `count(*) WHERE doc->>'kind' = 'checkout'`",
+     "SELECT count(*) FROM {t} WHERE doc->>'kind' = 'checkout'",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("nested", "`#>>` nested, three levels: `count(*) WHERE doc #>> '{session,user,geo,city}' = 'Zürich'`",
+     "SELECT count(*) FROM {t} WHERE (doc #>> '{session,user,geo,city}') = 'Zürich'",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("nested_login", "`#>>` nested, two levels: `count(*) WHERE doc #>> '{session,user,login}' LIKE 'a%'`",
+     "SELECT count(*) FROM {t} WHERE (doc #>> '{session,user,login}') LIKE 'a%'",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("arrow", "`->` then `->>`: `count(*) WHERE doc->'session'->>'agent' = 'curl/8.5.0'`",
+     "SELECT count(*) FROM {t} WHERE doc->'session'->>'agent' = 'curl/8.5.0'",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("bigint", "`->>` to bigint, last key: `sum((doc->>'seq')::bigint)`",
+     "SELECT sum((doc->>'seq')::bigint) FROM {t}",
+     ("json", "jsonb", "fastjson"), "serial", None),
+)
+    + QUERIES_OUTPUT
+    + (
+    ("contains", "`@>` filter: `count(*) WHERE doc @> '{\"kind\":\"checkout\"}'`",
+     "SELECT count(*) FROM {t} WHERE doc @> '{\"kind\":\"checkout\"}'",
+     ("jsonb", "fastjson"), "serial", "contains"),
+    ("group_text", "GROUP BY a text field: `doc->>'kind', count(*) ... GROUP BY 1`",
+     "SELECT doc->>'kind', count(*) FROM {t} GROUP BY 1",
+     ("json", "jsonb", "fastjson"), "serial", None),
+    ("group_value", "GROUP BY a JSON value: `doc->'kind', count(*) ... GROUP BY 1`",
+     "SELECT doc->'kind', count(*) FROM {t} GROUP BY 1",
+     ("jsonb", "fastjson"), "serial", "group_by_value"),
+    ("parallel", "`->>` filter, parallel scan with 2 workers",
+     "SELECT count(*) FROM {t} WHERE doc->>'kind' = 'checkout'",
+     ("json", "jsonb", "fastjson"), "parallel", None),
+))
 
-# DESIGN §4's event-log anchors (its 2-core Zen 4, PostgreSQL 15.20; 100,000 real documents,
-# 198 MB): COPY s, table MB, and query s by the query keys above ("text_out" is its "full
-# text out" column). The report sets the design log's figures beside them.
-DESIGN_EVENT_ANCHORS = {
+# log name: (table prefix, queries)
+EVENT_LOGS = {"corpus": ("cl", QUERIES_CORPUS), "session": ("sl", QUERIES_SESSION),
+              "generated": ("ev", QUERIES_GENERATED)}
+
+# The reference anchors of the corpus log (a 2-core Zen 4, PostgreSQL 15.20; 100,000 real
+# documents, 198 MB), as listed in doc/design.md, section 5 (Reference anchors): COPY s, table MB, and
+# query s by the query keys above ("text_out" is its "full text out" column). The report
+# sets the corpus log's figures beside them.
+REFERENCE_EVENT_ANCHORS = {
     "copy_s": {"text": 2.67, "json": 3.03, "jsonb": 4.58},
     "table_mb": {"text": 108, "json": 108, "jsonb": 127},
     "query_s": {"text": {"text_out": 0.41},
@@ -634,6 +693,27 @@ def normalize_result(key, rows):
     return [str(v) for v in rows[0]]
 
 
+def storage_shares(db, tab, typ, feat, problems, what):
+    """How the rows of tab are stored: {"compressed": rows whose value PostgreSQL compressed
+    (inline or out of line), "external": rows stored out of line (values in the TOAST
+    table), "blocks": fastjson rows in fastjson's own block form (None for the other types,
+    "n/a" when the installed build has no fastjson_storage_form)}."""
+    res = {"compressed": None, "external": None, "blocks": None}
+    try:
+        blocks = typ == "fastjson" and feat.get("storage_form")
+        r = db.run("SELECT count(*) FILTER (WHERE pg_column_compression(doc) IS NOT NULL)%s FROM %s" % (
+            ", count(*) FILTER (WHERE fastjson_storage_form(doc) = 'blocks')" if blocks else "", tab))[0]
+        res["compressed"] = r[0]
+        if typ == "fastjson":
+            res["blocks"] = r[1] if blocks else "n/a"
+        toast = db.one("SELECT reltoastrelid::regclass::text FROM pg_class WHERE oid = '%s'::regclass" % tab)
+        # a value stored out of line is one chunk_id in the TOAST table (a row has one value)
+        res["external"] = db.one("SELECT count(DISTINCT chunk_id) FROM %s" % toast) if toast != "-" else 0
+    except MeasureError as e:
+        problems.append("storage shares of %s (%s): %s" % (typ, what, e))
+    return res
+
+
 def cmd_eventlog(args):
     problems = []
     db = DB(problems)
@@ -645,8 +725,13 @@ def cmd_eventlog(args):
            "file_bytes": os.path.getsize(args.file) if os.path.exists(args.file) else None,
            "reps": args.reps, "query_reps": args.query_reps, "lz4": lz4, "features": feat, "copy": {}, "sizes": {}, "queries": {},
            "checks": {}, "problems": problems}
-    if args.log == "design":
-        out["design_anchors"] = DESIGN_EVENT_ANCHORS
+    # whether a sequential scan reads a table through shared buffers or through a ring of
+    # buffers: PostgreSQL uses the ring when the heap is larger than shared_buffers / 4
+    out["shared_buffers"] = {"setting": db.one("SHOW shared_buffers"), "bytes": int(db.one(
+        "SELECT setting::bigint * current_setting('block_size')::bigint FROM pg_settings "
+        "WHERE name = 'shared_buffers'"))}
+    if args.log == "corpus":
+        out["anchors"] = REFERENCE_EVENT_ANCHORS
     if args.summary:
         try:
             with open(args.summary) as f:
@@ -692,6 +777,7 @@ def cmd_eventlog(args):
                        "(SELECT sum(pg_column_size(doc)) FROM %s), (SELECT count(*) FROM %s)"
                        % (tab, tab, tab, tab))[0]
             sizes[typ] = {"total": r[0], "heap": r[1], "sum_column": int(r[2] or 0), "rows": r[3]}
+            sizes[typ].update(storage_shares(db, tab, typ, feat, problems, "%s log, %s" % (args.log, comp)))
         out["sizes"][comp] = sizes
         if comp != "pglz":
             for typ in TYPES:
@@ -771,7 +857,7 @@ def cmd_eventlog(args):
         if len(set(json.dumps(v) for v in results.values())) > 1:
             problems.append("%s (%s log): results differ between types: %s" % (key, args.log, json.dumps(results)[:400]))
             q["agree"] = False
-        elif results:
+        elif len(results) > 1:
             q["agree"] = True
     # parallel results equal serial results
     ser, par = out["queries"]["filter"]["types"], out["queries"]["parallel"]["types"]
@@ -907,7 +993,7 @@ def main():
                        help="about this many seconds per slow PL/pgSQL baseline statement")
         if c == "corpus":
             p.add_argument("--new-session-reps", type=int, default=5,
-                           help="runs of each parse in a new session (DESIGN §4's method)")
+                           help="runs of each parse in a new session (the reference anchors' method)")
         p.add_argument("--out", required=True)
     p = sub.add_parser("eventlog")
     p.add_argument("--file", required=True, help="NDJSON file the server can read")
@@ -915,8 +1001,9 @@ def main():
     p.add_argument("--reps", type=int, default=3, help="COPY repetitions")
     p.add_argument("--query-reps", type=int, default=9, help="timed runs of each query")
     p.add_argument("--log", choices=sorted(EVENT_LOGS), default="generated",
-                   help="which log the file is, so which queries to run: design "
-                        "(scripts/gen_design_events.py, DESIGN §4's log) or generated (scripts/gen_events.py)")
+                   help="which log the file is, so which queries to run: corpus "
+                        "(scripts/gen_corpus_events.py), session (scripts/gen_session_events.py) "
+                        "or generated (scripts/gen_events.py)")
     p.add_argument("--source", default="", help="the command that wrote the file (for the report)")
     p.add_argument("--summary", help="the generator's JSON summary of the file, kept in the output")
     p.add_argument("--out", required=True)

@@ -3,25 +3,29 @@
 #
 # On a fresh Debian 12 machine, as root: installs the bench packages (scripts/deps.sh bench),
 # builds and installs the extension, builds core_bench, starts a throwaway cluster in /tmp,
-# measures everything DESIGN.md §5 asks for, side by side in one run, and writes
+# measures everything the targets of doc/design.md ask for, side by side in one run, and writes
 #   bench/results/YYYY-MM-DD-<commit>.md          the report (also printed at the end)
 #   bench/results/YYYY-MM-DD-<commit>-ratios.svg  the chart of the ratios to jsonb
 #   bench/results/latest.md, latest.svg           copies of the newest
 # The cluster is always stopped and removed on exit.
 #
-# Sections: 1 core (bench/core_bench.cpp), 2 in the server per corpus file, 3 event log
-# (COPY, sizes, queries) on two logs: DESIGN §4's log of real documents
-# (scripts/gen_design_events.py, which DESIGN's anchors and §5's targets refer to) and the
-# generated log (scripts/gen_events.py); then GIN indexes and large TOASTed documents,
-# 4 CBOR, 5 peak memory, 6 targets. The measurements are made by bench/server_bench.py
+# Sections: 1 core (bench/core_bench.cpp), 2 in the server per corpus file, 3 event logs
+# (COPY, sizes, storage shares, queries) on three logs: two of real documents from the corpus,
+# which the event-log targets are read from, the corpus log (scripts/gen_corpus_events.py,
+# one corpus document a row) and the session log (scripts/gen_session_events.py, sessions of
+# 1 to 8 corpus documents, 2 to 20 kB a row), and the generated log (scripts/gen_events.py);
+# then GIN indexes and large TOASTed documents, 4 CBOR, 5 peak memory, 6 targets. The measurements are made by bench/server_bench.py
 # (psycopg), the report and chart by bench/report.py.
 #
 # Environment:
-#   BENCH_QUICK=1       smoke run: 10,000 rows in each event log, 2 repetitions, short runs,
-#                       7 corpus files
-#   BENCH_ROWS=N        rows in each event log (default 100000; 10000 with BENCH_QUICK=1)
+#   BENCH_QUICK=1       smoke run: 10,000 rows in the corpus and generated logs, 2,000 in the
+#                       session log, 2 repetitions, short runs, 7 corpus files
+#   BENCH_ROWS=N        rows in the corpus log and in the generated log (default 100000;
+#                       10000 with BENCH_QUICK=1)
+#   BENCH_SESSION_ROWS=N  rows (sessions) in the session log (default 20000, about 199 MB;
+#                       2000 with BENCH_QUICK=1)
 #   BENCH_ONLY=LIST     run only these sections, a comma list of numbers, e.g. BENCH_ONLY=3
-#                       (both event logs, GIN, large documents) or BENCH_ONLY=2,4; 5 runs
+#                       (the three event logs, GIN, large documents) or BENCH_ONLY=2,4; 5 runs
 #                       core_bench as 1 does; 6 (targets) is always in the report, from the
 #                       sections that ran. The report is written as DATE-COMMIT-only3.md (and
 #                       -ratios.svg) and latest.md / latest.svg are left as they are.
@@ -45,6 +49,7 @@ CORPUS=$(realpath -m "$ROOT/../shared/data/corpus")
 MAIN_FILES="twitter,citm_catalog,gsoc-2018,canada,github_events,mesh,marine_ik"
 if [ "$QUICK" = 1 ]; then
     ROWS=${BENCH_ROWS:-10000}
+    SESSION_ROWS=${BENCH_SESSION_ROWS:-2000}
     LARGE_ROWS=500
     REPS=2
     TARGET=0.15
@@ -54,6 +59,7 @@ if [ "$QUICK" = 1 ]; then
     CBOR_CAP=1
 else
     ROWS=${BENCH_ROWS:-100000}
+    SESSION_ROWS=${BENCH_SESSION_ROWS:-20000}
     LARGE_ROWS=4000
     REPS=3
     TARGET=0.5
@@ -172,8 +178,8 @@ if [ -d "$CORPUS" ]; then
         done
     fi
 else
-    log "corpus folder $CORPUS is missing: sections 1, 2 and 4 and section 3's DESIGN §4 log are skipped"
-    for f in corpus cbor eventlog_design; do
+    log "corpus folder $CORPUS is missing: sections 1, 2 and 4 and section 3's corpus and session logs are skipped"
+    for f in corpus cbor eventlog_corpus eventlog_session; do
         echo "{\"skipped\": \"corpus folder $CORPUS is missing\"}" >"$WORK/$f.json"
     done
 fi
@@ -208,21 +214,37 @@ if [ "$HAVE_CORPUS" = 1 ] && want 2; then
 fi
 
 # ---------------------------------------------------------------- 5. event logs
-# First DESIGN §4's log of real documents (its anchors and §5's targets refer to it), then
-# the generated log; each file is removed once its section is done.
+# First the two logs of real documents (the event-log targets are read from them): the
+# corpus log, one corpus document a row (its anchor check quotes the reference figures of
+# doc/design.md), and the session log, sessions of 1 to 8 corpus documents (2 to 20 kB);
+# then the generated log. Each file is removed once its section is done.
 if want 3 && [ "$HAVE_CORPUS" = 1 ]; then
-    DESIGN_EVENTS=$CLUSTER_DIR/design_events.ndjson
-    DESIGN_SRC="scripts/gen_design_events.py --rows $ROWS --seed 1"
-    step "section 3: generating DESIGN §4's event log, $ROWS rows" \
-        $PY scripts/gen_design_events.py --rows "$ROWS" --seed 1 --corpus "$CORPUS" --out "$DESIGN_EVENTS" \
-        --summary "$WORK/design_log_summary.json"
-    if [ -f "$DESIGN_EVENTS" ]; then
-        [ "$(id -u)" -eq 0 ] && chown postgres: "$DESIGN_EVENTS"
-        step "section 3: DESIGN §4's event log" \
-            $PY bench/server_bench.py eventlog --log design --source "$DESIGN_SRC" \
-            --summary "$WORK/design_log_summary.json" --file "$DESIGN_EVENTS" --rows "$ROWS" --reps "$REPS" \
-            --out "$WORK/eventlog_design.json"
-        rm -f -- "$DESIGN_EVENTS"
+    CORPUS_EVENTS=$CLUSTER_DIR/corpus_events.ndjson
+    CORPUS_SRC="scripts/gen_corpus_events.py --rows $ROWS --seed 1"
+    step "section 3: generating the corpus log, $ROWS rows" \
+        $PY scripts/gen_corpus_events.py --rows "$ROWS" --seed 1 --corpus "$CORPUS" --out "$CORPUS_EVENTS" \
+        --summary "$WORK/corpus_log_summary.json"
+    if [ -f "$CORPUS_EVENTS" ]; then
+        [ "$(id -u)" -eq 0 ] && chown postgres: "$CORPUS_EVENTS"
+        step "section 3: the corpus log" \
+            $PY bench/server_bench.py eventlog --log corpus --source "$CORPUS_SRC" \
+            --summary "$WORK/corpus_log_summary.json" --file "$CORPUS_EVENTS" --rows "$ROWS" --reps "$REPS" \
+            --out "$WORK/eventlog_corpus.json"
+        rm -f -- "$CORPUS_EVENTS"
+    fi
+
+    SESSION_EVENTS=$CLUSTER_DIR/session_events.ndjson
+    SESSION_SRC="scripts/gen_session_events.py --rows $SESSION_ROWS --seed 7"
+    step "section 3: generating the session log, $SESSION_ROWS rows" \
+        $PY scripts/gen_session_events.py --rows "$SESSION_ROWS" --seed 7 --corpus "$CORPUS" \
+        --out "$SESSION_EVENTS" --summary "$WORK/session_log_summary.json"
+    if [ -f "$SESSION_EVENTS" ]; then
+        [ "$(id -u)" -eq 0 ] && chown postgres: "$SESSION_EVENTS"
+        step "section 3: the session log" \
+            $PY bench/server_bench.py eventlog --log session --source "$SESSION_SRC" \
+            --summary "$WORK/session_log_summary.json" --file "$SESSION_EVENTS" --rows "$SESSION_ROWS" \
+            --reps "$REPS" --out "$WORK/eventlog_session.json"
+        rm -f -- "$SESSION_EVENTS"
     fi
 fi
 
@@ -276,9 +298,9 @@ json.dump({"quick": quick == "1", "rows": int(rows), "reps": int(reps), "core_ar
 EOF
 REPORT=$($PY bench/report.py report --work "$WORK" --out-dir "$ROOT/bench/results")
 # the GIN and large-document sections go after the report's own sections (GIN on the
-# generated log of section 3.2, which its queries are written for)
+# generated log of section 3.3, which its queries are written for)
 if [ -s "$WORK/gin.md" ]; then
-    sed -i '1s/^## GIN indexes on the event log$/## GIN indexes on the generated event log (section 3.2)/' "$WORK/gin.md"
+    sed -i '1s/^## GIN indexes on the event log$/## GIN indexes on the generated event log (section 3.3)/' "$WORK/gin.md"
 fi
 for extra in gin large; do
     if [ -s "$WORK/$extra.md" ]; then

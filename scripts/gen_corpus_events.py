@@ -1,12 +1,11 @@
 #!/usr/bin/env python3
-"""Deterministic generator of DESIGN.md §4's event log: real documents from the corpus.
+"""Deterministic generator of the corpus log: one real corpus document a row.
 
-usage: gen_design_events.py [--rows N] [--seed S] [--out FILE] [--corpus DIR] [--summary FILE]
+usage: gen_corpus_events.py [--rows N] [--seed S] [--out FILE] [--corpus DIR] [--summary FILE]
 
-DESIGN §4 anchors its COPY, size and query figures on "an event log of 100,000 real
-documents (GitHub events, tweets, product rows; 198 MB NDJSON)", and §5's lookup target
-("->, ->>, #>> queries on the event log vs jsonb") refers to that log. This script rebuilds
-such a log from the corpus (../shared/data/corpus, relative to the repository; --corpus
+The benchmark's first event log of real documents (section 3.1 of its report): tweets,
+GitHub events and product rows, each row one document as the corpus has it. This script
+builds it from the corpus (../shared/data/corpus, relative to the repository; --corpus
 overrides) and writes N lines (default 100,000), each one document as compact JSON
 (separators "," and ":", non-ASCII characters as UTF-8, not \\uXXXX), to FILE or stdout.
 
@@ -17,8 +16,8 @@ the kind:
                     str(new id), "created_at" + i seconds (same format,
                     "Sun Aug 31 00:29:15 +0000 2014")                 about 23.7 % of rows
   r < 0.637         a GitHub event: github_events.json[i % 30], with "id" (a string of
-                    digits) = str(int(id) + i), "created_at" + i seconds
-                    ("2013-01-10T07:58:30Z")                          about 40.0 %
+                    digits, the event's last key) = str(int(id) + i), "created_at" + i
+                    seconds ("2013-01-10T07:58:30Z")                  about 40.0 %
   otherwise         a product row of amazon_cellphones.ndjson (its first line is an array
                     of the keys, each later line an array of values), turned into the object
                     dict(zip(keys, values)), row i % 792, with "totalReviews" += i // 792
@@ -29,14 +28,16 @@ number spellings (every number of these three files prints back as written), and
 is added. The edits make every row distinct. Tweets average 4.7 kB: as text every one
 compresses with pglz and nine in ten then stay inline, as jsonb (storage extended) most are
 stored out of line (TOAST), as fastjson (storage main) they stay in the row, compressed.
-GitHub events average 1.8 kB (a fifth of them compress), product rows
-0.4 kB (stored as they are).
+GitHub events average 1.8 kB (a fifth of them compress), product rows 0.4 kB (stored as
+they are). The rows have no key in common, so the log's queries each read the kind that
+has the key and get NULL from the others.
 
-Mean line length is about 1.98 kB: 100,000 rows with seed 1 are 198 MB (the mix above
-was tuned to DESIGN's 198 MB: a tweet share of 0.24 gives 199.6 MB). The output depends
-only on N and S (and the corpus files): the same arguments give byte-identical files.
-A summary (rows, bytes and mean line of each kind) goes to stderr, and as JSON to
---summary FILE. Python 3 standard library only.
+Mean line length is about 1.98 kB. The mix was chosen so that 100,000 rows with seed 1
+are 198 MB, the size of the reference log whose figures doc/design.md quotes (a tweet
+share of 0.24 would give 199.6 MB). The output depends only on N and S (and the corpus
+files): the same arguments give byte-identical files. A summary (rows, bytes and mean
+line of each kind) goes to stderr, and as JSON to --summary FILE. Python 3 standard
+library only.
 """
 
 import argparse
@@ -89,7 +90,7 @@ def load_corpus(corpus):
     keys = json.loads(lines[0])
     rows = [json.loads(l) for l in lines[1:]]
     if len(tweets) != 100 or len(events) != 30 or len(rows) != 792 or any(len(r) != len(keys) for r in rows):
-        raise SystemExit("gen_design_events.py: unexpected corpus content in %s (want 100 statuses in "
+        raise SystemExit("gen_corpus_events.py: unexpected corpus content in %s (want 100 statuses in "
                          "twitter.json, 30 events in github_events.json, 792 rows of %d values in "
                          "amazon_cellphones.ndjson; got %d, %d, %d)" % (corpus, len(keys), len(tweets),
                                                                         len(events), len(rows)))
@@ -128,7 +129,7 @@ def main():
     needed = ("twitter.json", "github_events.json", "amazon_cellphones.ndjson")
     missing = [n for n in needed if not os.path.isfile(os.path.join(args.corpus, n))]
     if missing:
-        raise SystemExit("gen_design_events.py: the corpus folder %s is missing or incomplete (%s not "
+        raise SystemExit("gen_corpus_events.py: the corpus folder %s is missing or incomplete (%s not "
                          "found): this log is built from the corpus's real documents and cannot be "
                          "made without them" % (args.corpus, ", ".join(missing)))
     corpus_docs = load_corpus(args.corpus)
@@ -159,7 +160,7 @@ def main():
 
     total = sum(s["bytes"] for s in stats.values())
     summary = {
-        "generator": "scripts/gen_design_events.py --rows %d --seed %d" % (args.rows, args.seed),
+        "generator": "scripts/gen_corpus_events.py --rows %d --seed %d" % (args.rows, args.seed),
         "rows": args.rows, "seed": args.seed, "bytes": total,
         "mean_line": total / args.rows if args.rows else None,
         "mix": [[name, upper] for name, upper in MIX],
@@ -167,7 +168,7 @@ def main():
                   for name, s in stats.items()},
         "seconds": round(time.time() - t0, 2),
     }
-    print("gen_design_events.py: %d rows, %d bytes, mean line %.0f bytes (%s), %.1f s" % (
+    print("gen_corpus_events.py: %d rows, %d bytes, mean line %.0f bytes (%s), %.1f s" % (
         args.rows, total, summary["mean_line"] or 0,
         ", ".join("%s %d rows, mean %.0f B" % (n, s["rows"], s["bytes"] / s["rows"] if s["rows"] else 0)
                   for n, s in stats.items()), time.time() - t0), file=sys.stderr)
