@@ -19,7 +19,7 @@ OBJS = $(patsubst %.c,%.o,$(CORE_SRC) $(CBOR_SRC) $(SQL_SRC))
 SHLIB_LINK += -lcbor
 
 REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts casts_null edit compare contain gin differential
-REGRESS += cbor stored refs ndjson_lines hashes upgrade
+REGRESS += cbor stored refs ndjson_lines hashes upgrade jsonpath
 REGRESS_OPTS = --load-extension=fastjson
 
 PG_CONFIG ?= pg_config
@@ -39,12 +39,19 @@ override with_llvm = no
 
 ifneq ($(PGXS),)
 include $(PGXS)
-# What newer servers offer: soft input errors (16), COPY ON_ERROR and SQL/JSON (17).
+# What newer servers offer: soft input errors (16), COPY ON_ERROR and SQL/JSON (17),
+# jsonpath's conversion methods (17; before 17, .double()'s older errors).
 ifeq ($(shell test $(MAJORVERSION) -ge 16 && echo y),y)
 REGRESS += soft_errors
 endif
 ifeq ($(shell test $(MAJORVERSION) -ge 17 && echo y),y)
-REGRESS += on_error sqljson
+REGRESS += on_error sqljson jsonpath_17
+else
+REGRESS += jsonpath_16
+endif
+# jsonpath's string methods (19)
+ifeq ($(shell test $(MAJORVERSION) -ge 19 && echo y),y)
+REGRESS += jsonpath_19
 endif
 else
 all install installcheck:

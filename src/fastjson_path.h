@@ -215,6 +215,7 @@ typedef struct FjpExec
 	bool		use_tz;			/* the _tz functions */
 	FjpLiterals *literals;
 	FjScratch	scratch;		/* object views (jsonb's key order) */
+	struct FjpLayout *layouts;	/* jsonb offsets of base objects' containers (.keyvalue()) */
 } FjpExec;
 
 /*

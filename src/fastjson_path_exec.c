@@ -1347,6 +1347,7 @@ fjp_execute(JsonPath *path, const uint8_t *root, const uint8_t *vars, bool throw
 	cx.throw_errors = throw_errors;
 	cx.use_tz = use_tz;
 	cx.literals = literals;
+	cx.layouts = NULL;
 	fj_scratch_init(&cx.scratch, local);
 
 	if (!cx.lax && !result)

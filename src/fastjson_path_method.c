@@ -692,30 +692,35 @@ jsonb_numeric_size(const uint8_t *v)
 	return ((dscale <= 63 && weight >= -64 && weight <= 63) ? 6 : 8) + 2 * (weight - lastgroup + 1);
 }
 
-typedef struct JsonbLayout
+/* The jsonb offsets of the containers of one base object, sorted by tape address. */
+typedef struct FjpLayout
 {
-	const uint8_t *target;		/* the container whose position is wanted */
-	int64		found;			/* its position, or -1 */
-	FjScratch  *scratch;
-} JsonbLayout;
+	struct FjpLayout *next;
+	const uint8_t *root;
+	int64		n;
+	int64		cap;
+	struct LayoutEntry
+	{
+		const uint8_t *c;
+		int64		pos;
+	}		   *items;
+} FjpLayout;
 
 /*
  * Where the value v would end if jsonb's serializer wrote it at position pos
- * (convertJsonbValue): containers and numerics start at a multiple of 4; a
- * container is its header, a 4-byte entry per element (two per object pair:
- * keys first, then values, in jsonb's key order), then the keys' bytes and
- * the values; strings are their bytes; null and booleans take none. Stops
- * once the target is found.
+ * (convertJsonbValue), recording where each container starts: containers
+ * and numerics start at a multiple of 4; a container is its header, a 4-byte
+ * entry per element (two per object pair: keys first, then values, in
+ * jsonb's key order), then the keys' bytes and the values; strings are their
+ * bytes; null and booleans take none.
  */
 static int64
-jsonb_layout(JsonbLayout *L, const uint8_t *v, int64 pos)
+jsonb_layout(FjpExec *cx, FjpLayout *L, const uint8_t *v, int64 pos)
 {
 	uint32		n,
 				i,
 				start;
 
-	if (L->found >= 0)
-		return pos;
 	switch (fj_jsonb_type(v))
 	{
 		case FJB_NULL:
@@ -729,57 +734,102 @@ jsonb_layout(JsonbLayout *L, const uint8_t *v, int64 pos)
 			}
 		case FJB_NUMBER:
 			return INTALIGN(pos) + jsonb_numeric_size(v);
-		case FJB_ARRAY:
-			{
-				const uint8_t *p = fj_container_members(v);
-
-				check_stack_depth();
-				pos = INTALIGN(pos);
-				if (v == L->target)
-				{
-					L->found = pos;
-					return pos;
-				}
-				n = fj_container_count(v);
-				pos += 4 + 4 * (int64) n;
-				for (i = 0; i < n && L->found < 0; i++)
-				{
-					pos = jsonb_layout(L, p, pos);
-					p += fj_value_size(p);
-				}
-				return pos;
-			}
-		case FJB_OBJECT:
-			check_stack_depth();
-			pos = INTALIGN(pos);
-			if (v == L->target)
-			{
-				L->found = pos;
-				return pos;
-			}
-			start = fj_object_view(L->scratch, v, &n);
-			pos += 4 + 8 * (int64) n;
-			for (i = 0; i < n; i++)
-				pos += L->scratch->members[start + i].key_len;
-			for (i = 0; i < n && L->found < 0; i++)
-				pos = jsonb_layout(L, L->scratch->members[start + i].value, pos);
-			L->scratch->top = start;
-			return pos;
+		default:
+			break;
 	}
+	check_stack_depth();
+	pos = INTALIGN(pos);
+	if (L->n == L->cap)
+	{
+		L->cap *= 2;
+		L->items = repalloc_huge(L->items, L->cap * sizeof(struct LayoutEntry));
+	}
+	L->items[L->n].c = v;
+	L->items[L->n].pos = pos;
+	L->n++;
+	if (FJ_TYPE(v[0]) == FJ_ARRAY)
+	{
+		const uint8_t *p = fj_container_members(v);
+
+		n = fj_container_count(v);
+		pos += 4 + 4 * (int64) n;
+		for (i = 0; i < n; i++)
+		{
+			pos = jsonb_layout(cx, L, p, pos);
+			p += fj_value_size(p);
+			if ((i & 1023) == 1023)
+				CHECK_FOR_INTERRUPTS();
+		}
+		return pos;
+	}
+	start = fj_object_view(&cx->scratch, v, &n);
+	pos += 4 + 8 * (int64) n;
+	for (i = 0; i < n; i++)
+		pos += cx->scratch.members[start + i].key_len;
+	for (i = 0; i < n; i++)
+	{
+		pos = jsonb_layout(cx, L, cx->scratch.members[start + i].value, pos);
+		if ((i & 1023) == 1023)
+			CHECK_FOR_INTERRUPTS();
+	}
+	cx->scratch.top = start;
 	return pos;
 }
 
-/* The offset jsonb would give container c within its base object's root container. */
+static int
+layout_cmp(const void *a, const void *b)
+{
+	const uint8_t *x = ((const struct LayoutEntry *) a)->c,
+			   *y = ((const struct LayoutEntry *) b)->c;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The offset jsonb would give container c within its base object's root
+ * container. The offsets of all of a base object's containers are found in
+ * one walk, the first time one is asked for (kept for the rest of the
+ * execution), so that many .keyvalue() calls cost one walk.
+ */
 static int64
 jsonb_offset(FjpExec *cx, const uint8_t *root, const uint8_t *c)
 {
-	JsonbLayout L = {c, -1, &cx->scratch};
+	FjpLayout  *L;
+	int64		lo,
+				hi;
 
 	if (!root)
 		return 0;
-	/* the root container follows the varlena header */
-	(void) jsonb_layout(&L, root, VARHDRSZ);
-	return L.found >= 0 ? L.found - VARHDRSZ : 0;
+	for (L = cx->layouts; L; L = L->next)
+		if (L->root == root)
+			break;
+	if (!L)
+	{
+		L = palloc(sizeof(FjpLayout));
+		L->root = root;
+		L->n = 0;
+		L->cap = 16;
+		L->items = palloc(L->cap * sizeof(struct LayoutEntry));
+		/* the root container follows the varlena header */
+		(void) jsonb_layout(cx, L, root, VARHDRSZ);
+		qsort(L->items, L->n, sizeof(struct LayoutEntry), layout_cmp);
+		L->next = cx->layouts;
+		cx->layouts = L;
+	}
+	lo = 0;
+	hi = L->n;
+	while (lo < hi)
+	{
+		int64		mid = lo + (hi - lo) / 2;
+
+		if (L->items[mid].c == c)
+			return L->items[mid].pos - VARHDRSZ;
+		if (L->items[mid].c < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
 }
 
 /*
