@@ -62,7 +62,15 @@ SELECT fastjson_path_query_array('[1, 2, 3, 4]', '$[*] ? (@ > $min && @ < $max)'
 	fastjson_path_query_first('{}', '$x', '{"x": 1, "x": "last"}');
 SELECT fastjson_path_query_array('[1]', '$[*] ? (@ > $min)', '[1]');
 SELECT fastjson_path_query_array('[1]', '$[*] ? (@ > $nope)', '{}');
-SELECT '[1]'::fastjson @? '$[*] ? (@ > $nope)';
+-- @? and @@ have no vars: 16 takes a variable as null there, 15 and 17 on raise (as jsonb)
+CREATE FUNCTION pg_temp.as_jsonb_opr(d text, p text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE a text; b text;
+BEGIN
+	BEGIN a := (d::fastjson @? p::jsonpath)::text; EXCEPTION WHEN OTHERS THEN a := SQLSTATE; END;
+	BEGIN b := (d::jsonb @? p::jsonpath)::text; EXCEPTION WHEN OTHERS THEN b := SQLSTATE; END;
+	RETURN CASE WHEN a = b THEN 'as jsonb' ELSE 'fastjson ' || a || ', jsonb ' || b END;
+END $$;
+SELECT pg_temp.as_jsonb_opr('[1]', '$[*] ? (@ > $nope)'), pg_temp.as_jsonb_opr('[1]', '$x');
 
 -- errors as jsonb's (SQLSTATE and message), and what silent suppresses
 \set VERBOSITY sqlstate
@@ -163,3 +171,39 @@ SELECT q, op, cardinality(ops) AS rows, ops = pg_temp.ids('jpg', op, q) AS ops_a
 FROM jpr ORDER BY q, op;
 RESET enable_bitmapscan;
 RESET enable_indexscan;
+
+-- stored values: a path whose every $ starts with the same keys reads a
+-- compressed (pglz, lz4) or out-of-line value only as far as those keys lead;
+-- a key missing, a scalar or (lax) an array on the way give jsonb's answers
+CREATE TEMP TABLE jps (id int, doc fastjson);
+CREATE TEMP TABLE jps_lz4 (id int, doc fastjson);
+CREATE TEMP TABLE jps_ext (id int, doc fastjson);
+ALTER TABLE jps ALTER COLUMN doc SET COMPRESSION pglz;
+ALTER TABLE jps_ext ALTER COLUMN doc SET STORAGE external;
+INSERT INTO jps SELECT i, format('{"id": %s, "pad": "%s", "user": {"name": "u%s", "n": %s, "tags": ["a%s", "b"]}, "arr": [{"x": %s}], "s": "str"}',
+	i, repeat('abcdefgh', 400 + i), i, i * 1.5, i % 3, i)::fastjson FROM generate_series(1, 30) i;
+INSERT INTO jps VALUES (31, '{"pad": "' || repeat('x', 5000) || '", "user": "not an object"}'),
+	(32, '[{"user": {"name": "in an array"}}, "' || repeat('y', 5000) || '"]'), (33, '"' || repeat('z', 5000) || '"');
+ALTER TABLE jps_lz4 ALTER COLUMN doc SET COMPRESSION lz4;
+INSERT INTO jps_lz4 SELECT id, doc::text::fastjson FROM jps;
+INSERT INTO jps_ext SELECT id, doc::text::fastjson FROM jps;
+SELECT (SELECT count(*) FROM jps WHERE pg_column_compression(doc) = 'pglz') AS pglz,
+	(SELECT count(*) FROM jps_lz4 WHERE pg_column_compression(doc) = 'lz4') AS lz4,
+	(SELECT count(*) FROM jps_ext WHERE pg_column_compression(doc) IS NULL AND pg_column_size(doc) > 2000) AS external;
+CREATE FUNCTION pg_temp.stored(tab regclass, p text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE a text; b text;
+BEGIN
+	EXECUTE format('SELECT string_agg(id || '':'' || coalesce(fastjson_path_query_array(doc, %L, ''{}'', true)::jsonb::text, ''-'')
+		|| coalesce((doc @? %L)::text, ''-'') || coalesce((doc @@ %L)::text, ''-''), '' '' ORDER BY id) FROM %s', p, p, p, tab) INTO a;
+	EXECUTE format('SELECT string_agg(id || '':'' || coalesce(jsonb_path_query_array(doc::text::jsonb, %L, ''{}'', true)::text, ''-'')
+		|| coalesce((doc::text::jsonb @? %L)::text, ''-'') || coalesce((doc::text::jsonb @@ %L)::text, ''-''), '' '' ORDER BY id) FROM %s', p, p, p, tab) INTO b;
+	RETURN CASE WHEN a = b THEN 'same' ELSE 'DIFFERENT: ' || a || ' / ' || b END;
+END $$;
+SELECT p, pg_temp.stored('jps', p) AS pglz, pg_temp.stored('jps_lz4', p) AS lz4, pg_temp.stored('jps_ext', p) AS external
+FROM unnest(ARRAY['$.user.name', 'strict $.user.name', '$.user.n > 20', 'strict $.user.n > 20',
+	'$.user.tags[*] ? (@ == "a1")', '$.user.missing', 'strict $.user.missing', '$.arr.x',
+	'strict $.arr.x', '$.user.name starts with "u2"', '$.user ? (@.n > $.id)', '$.s.size()',
+	'exists($.user.name) && $.user.n < 3']) p;
+SELECT fastjson_path_query_first(doc, 'strict $.user.missing') FROM jps WHERE id = 1;
+SELECT fastjson_path_query_first(doc, 'strict $.user.name.x') FROM jps WHERE id = 1;
+SELECT fastjson_path_query_first(doc, 'lax $.user.name') FROM jps WHERE id = 32;

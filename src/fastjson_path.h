@@ -200,6 +200,39 @@ typedef struct FjpLiterals
 	int			cap;
 } FjpLiterals;
 
+/*
+ * Where the keys every $ of a path starts with lead, found by the caller in
+ * a prefix of the document (fastjson_path_sql.c): the executor then starts
+ * each $ there instead of at the root, and needs no more of the document
+ * than the value found. The path must not ask for .keyvalue() (whose ids
+ * are offsets from the root).
+ */
+typedef enum FjpChainStatus
+{
+	FJP_CHAIN_FOUND,			/* value: the value at the end of the keys */
+	FJP_CHAIN_MISSING,			/* the object at step at lacks its key */
+	FJP_CHAIN_NOT_OBJECT,		/* the value at step at is a scalar (or, strict, an array) */
+	FJP_CHAIN_ARRAY				/* the value at step at is an array (lax: it is unwrapped) */
+} FjpChainStatus;
+
+typedef struct FjpChain
+{
+	int			n;				/* keys */
+	char	  **keys;
+	int32	   *lens;
+	FjpChainStatus status;
+	int			at;
+	const uint8_t *value;
+} FjpChain;
+
+/*
+ * The keys that every $ of the path is followed by (the longest common
+ * run), or 0 if some $ is followed by something else, or the path has
+ * .keyvalue() or an item this does not know. *keys and *lens point into the
+ * path.
+ */
+int			fjp_root_chain(JsonPath *path, char ***keys, int32 **lens);
+
 typedef struct FjpExec
 {
 	JsonPath   *path;
@@ -216,6 +249,7 @@ typedef struct FjpExec
 	FjpLiterals *literals;
 	FjScratch	scratch;		/* object views (jsonb's key order) */
 	struct FjpLayout *layouts;	/* jsonb offsets of base objects' containers (.keyvalue()) */
+	const FjpChain *chain;		/* NULL, or where every $ leads */
 } FjpExec;
 
 /*
@@ -232,11 +266,12 @@ typedef struct FjpExec
 /*
  * Run path on the document whose root value is root (and the vars object
  * vars, or NULL); the items go to result, or with result NULL only whether
- * there are any is found (an exists query).
+ * there are any is found (an exists query). With a chain (fjp_root_chain),
+ * root is not read: each $ starts where the chain's keys lead.
  */
 FjpResult	fjp_execute(JsonPath *path, const uint8_t *root, const uint8_t *vars,
 						bool throw_errors, bool use_tz, FjpLiterals *literals,
-						FjpList *result);
+						const FjpChain *chain, FjpList *result);
 
 /* For the item methods (fastjson_path_method.c). */
 FjpResult	fjp_exec_next(FjpExec *cx, JsonPathItem *cur, JsonPathItem *next,

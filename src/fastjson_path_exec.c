@@ -39,6 +39,7 @@ static FjpResult exec_item(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, Fj
 static FjpResult exec_item_opt_unwrap(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it,
 									  FjpList *found, bool unwrap);
 static FjpBool exec_bool(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, bool can_have_next);
+static FjpResult exec_root_chain(FjpExec *cx, JsonPathItem *jsp, FjpList *found);
 
 /* ------------------------------------------------------------------ items */
 
@@ -234,8 +235,14 @@ get_variable(FjpExec *cx, JsonPathItem *jsp, FjpItem *out)
 {
 	int32		len;
 	char	   *name = jspGetString(jsp, &len);
-	const uint8_t *v = cx->vars ? fj_object_get(cx->vars, name, (size_t) len) : NULL;
+	const uint8_t *v;
 
+	if (!cx->vars && FJC_NO_VARS_GIVES_NULL)
+	{
+		*out = fjp_tape_item(fjp_tape_null);
+		return;
+	}
+	v = cx->vars ? fj_object_get(cx->vars, name, (size_t) len) : NULL;
 	if (!v)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -1279,6 +1286,8 @@ exec_item_opt_unwrap(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList 
 			break;
 
 		case jpiRoot:
+			if (cx->chain)
+				return exec_root_chain(cx, jsp, found);
 			saved_base = cx->base;
 			cx->base.root = fj_is_container(cx->root.u.v) ? cx->root.u.v : NULL;
 			cx->base.id = 0;
@@ -1321,11 +1330,241 @@ exec_item_opt_unwrap(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList 
 	return res;
 }
 
+/*
+ * $ followed by the chain's keys, when the caller has followed them
+ * (FjpChain): what those key accessors would give, from where they lead.
+ */
+static FjpResult
+exec_root_chain(FjpExec *cx, JsonPathItem *jsp, FjpList *found)
+{
+	const FjpChain *ch = cx->chain;
+	JsonPathItem items[2];
+	JsonPathItem *last = jsp;
+	int			i;
+
+	switch (ch->status)
+	{
+		case FJP_CHAIN_FOUND:
+			{
+				FjpItem		v = fjp_tape_item(ch->value);
+
+				/* the item after the last key, if any, takes the value */
+				for (i = 0; i < ch->n; i++)
+				{
+					(void) jspGetNext(last, &items[i & 1]);
+					last = &items[i & 1];
+				}
+				return fjp_exec_next(cx, last, NULL, &v, found);
+			}
+		case FJP_CHAIN_MISSING:
+			/* a key accessor on an object without the key */
+			if (!cx->ignore_structural)
+			{
+				if (!cx->throw_errors)
+					return FJP_ERROR;
+				ereport(ERROR,
+						(errcode(ERRCODE_SQL_JSON_MEMBER_NOT_FOUND),
+						 errmsg("JSON object does not contain key \"%s\"",
+								pnstrdup(ch->keys[ch->at], ch->lens[ch->at]))));
+			}
+			return FJP_NOT_FOUND;
+		default:
+			/* a key accessor on a scalar (or, not unwrapped, an array) */
+			if (!cx->ignore_structural)
+				FJP_RAISE(cx, ereport(ERROR,
+									  (errcode(ERRCODE_SQL_JSON_MEMBER_NOT_FOUND),
+									   errmsg("jsonpath member accessor can only be applied to an object"))));
+			return FJP_NOT_FOUND;
+	}
+}
+
+/* ------------------------------------------------------------ root chains */
+
+typedef struct ChainScan
+{
+	char	  **keys;			/* the common chain so far */
+	int32	   *lens;
+	int			n;				/* -1: no $ seen yet */
+	bool		ok;
+} ChainScan;
+
+/* Visit every item of the path below jsp (its arguments and the items after it). */
+static void
+chain_visit(ChainScan *cs, JsonPathItem *jsp)
+{
+	JsonPathItem a,
+				b,
+				here;
+	int			type,
+				i;
+
+	check_stack_depth();
+	for (;;)
+	{
+		if (!cs->ok)
+			return;
+		type = jsp->type;
+		switch (type)
+		{
+			case jpiRoot:
+				{
+					/* the keys after this $, against the chain so far */
+					JsonPathItem k[2];
+					JsonPathItem *cur = jsp;
+					int			n = 0;
+
+					while (jspGetNext(cur, &k[n & 1]) && k[n & 1].type == jpiKey &&
+						   (cs->n < 0 || n < cs->n))
+					{
+						int32		len;
+						char	   *key = jspGetString(&k[n & 1], &len);
+
+						cur = &k[n & 1];
+						if (cs->n < 0)
+						{
+							cs->keys = repalloc(cs->keys, sizeof(char *) * (n + 1));
+							cs->lens = repalloc(cs->lens, sizeof(int32) * (n + 1));
+							cs->keys[n] = key;
+							cs->lens[n] = len;
+						}
+						else if (cs->lens[n] != len || memcmp(cs->keys[n], key, len) != 0)
+							break;
+						n++;
+					}
+					cs->n = n;
+					if (n == 0)
+						cs->ok = false;
+					break;
+				}
+			case jpiKeyValue:
+				/* its ids are offsets from the root */
+				cs->ok = false;
+				return;
+			case jpiAnd:
+			case jpiOr:
+			case jpiEqual:
+			case jpiNotEqual:
+			case jpiLess:
+			case jpiGreater:
+			case jpiLessOrEqual:
+			case jpiGreaterOrEqual:
+			case jpiAdd:
+			case jpiSub:
+			case jpiMul:
+			case jpiDiv:
+			case jpiMod:
+			case jpiStartsWith:
+			case FJPI_DECIMAL:
+			case FJPI_STR_REPLACE:
+			case FJPI_STR_SPLIT_PART:
+				if (jsp->content.args.left)
+				{
+					jspGetLeftArg(jsp, &a);
+					chain_visit(cs, &a);
+				}
+				if (jsp->content.args.right)
+				{
+					jspGetRightArg(jsp, &a);
+					chain_visit(cs, &a);
+				}
+				break;
+			case jpiNot:
+			case jpiIsUnknown:
+			case jpiExists:
+			case jpiPlus:
+			case jpiMinus:
+			case jpiFilter:
+			case jpiDatetime:
+			case FJPI_TIME:
+			case FJPI_TIME_TZ:
+			case FJPI_TIMESTAMP:
+			case FJPI_TIMESTAMP_TZ:
+			case FJPI_STR_LTRIM:
+			case FJPI_STR_RTRIM:
+			case FJPI_STR_BTRIM:
+				if (jsp->content.arg)
+				{
+					jspGetArg(jsp, &a);
+					chain_visit(cs, &a);
+				}
+				break;
+			case jpiIndexArray:
+				for (i = 0; i < jsp->content.array.nelems; i++)
+				{
+					bool		range = jspGetArraySubscript(jsp, &a, &b, i);
+
+					chain_visit(cs, &a);
+					if (range)
+						chain_visit(cs, &b);
+				}
+				break;
+			case jpiLikeRegex:
+				jspInitByBuffer(&a, jsp->base, jsp->content.like_regex.expr);
+				chain_visit(cs, &a);
+				break;
+			case jpiNull:
+			case jpiString:
+			case jpiNumeric:
+			case jpiBool:
+			case jpiAnyArray:
+			case jpiAnyKey:
+			case jpiAny:
+			case jpiKey:
+			case jpiCurrent:
+			case jpiVariable:
+			case jpiType:
+			case jpiSize:
+			case jpiAbs:
+			case jpiFloor:
+			case jpiCeiling:
+			case jpiDouble:
+			case jpiLast:
+			case FJPI_BIGINT:
+			case FJPI_BOOLEAN:
+			case FJPI_DATE:
+			case FJPI_INTEGER:
+			case FJPI_NUMBER:
+			case FJPI_STRING_FUNC:
+			case FJPI_STR_LOWER:
+			case FJPI_STR_UPPER:
+			case FJPI_STR_INITCAP:
+				break;
+			default:
+				cs->ok = false;
+				return;
+		}
+		/* the arguments' items (a, b) are done with: on to the next item */
+		if (!jspGetNext(jsp, &a))
+			return;
+		here = a;
+		jsp = &here;
+	}
+}
+
+int
+fjp_root_chain(JsonPath *path, char ***keys, int32 **lens)
+{
+	ChainScan	cs;
+	JsonPathItem root;
+
+	cs.keys = palloc(sizeof(char *));
+	cs.lens = palloc(sizeof(int32));
+	cs.n = -1;
+	cs.ok = true;
+	jspInit(&root, path);
+	chain_visit(&cs, &root);
+	if (!cs.ok || cs.n <= 0)
+		return 0;
+	*keys = cs.keys;
+	*lens = cs.lens;
+	return cs.n;
+}
+
 /* ------------------------------------------------------------ entry point */
 
 FjpResult
 fjp_execute(JsonPath *path, const uint8_t *root, const uint8_t *vars, bool throw_errors,
-			bool use_tz, FjpLiterals *literals, FjpList *result)
+			bool use_tz, FjpLiterals *literals, const FjpChain *chain, FjpList *result)
 {
 	FjpExec		cx;
 	JsonPathItem jsp;
@@ -1348,6 +1587,7 @@ fjp_execute(JsonPath *path, const uint8_t *root, const uint8_t *vars, bool throw
 	cx.use_tz = use_tz;
 	cx.literals = literals;
 	cx.layouts = NULL;
+	cx.chain = chain;
 	fj_scratch_init(&cx.scratch, local);
 
 	if (!cx.lax && !result)

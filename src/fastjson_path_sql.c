@@ -12,9 +12,19 @@
  * are (numbers keep their spelling), computed numbers are written as
  * numeric_out writes them (as jsonb would print them), datetimes as jsonb
  * writes them (strings).
+ *
+ * A path whose every $ starts with the same keys ($.user.name == "x",
+ * $.tags[*] ? (@ == "a")) does not need the whole document: a value that
+ * PostgreSQL compressed or stored out of line is read only as far as those
+ * keys lead (decompressing a prefix, as ->> does), and the executor starts
+ * there (FjpChain). When a key leads into an array that lax mode would
+ * unwrap, the whole value is read and the path runs from the root.
  */
 #include "fastjson_path.h"
+#include "pglz_prefix.h"
 
+#include "access/detoast.h"
+#include "access/toast_compression.h"
 #include "funcapi.h"
 #include "utils/memutils.h"
 
@@ -25,6 +35,9 @@ typedef struct PathCache
 	FjpLiterals literals;		/* in their own context, reset when the path changes */
 	Size		path_len;		/* the path they were made for */
 	char	   *path;
+	FjpChain	chain;			/* its keys after every $ (n = 0: none) */
+	uint32		sliced;			/* values read by prefix */
+	uint32		sliced_in_vain; /* ... that had to be read whole anyway */
 } PathCache;
 
 static PathCache *
@@ -51,6 +64,14 @@ get_cache(FunctionCallInfo fcinfo, JsonPath *jp)
 		c->path = MemoryContextAlloc(c->literals.mcxt, len);
 		memcpy(c->path, jp, len);
 		c->path_len = len;
+		c->chain.n = 0;
+		{
+			MemoryContext old = MemoryContextSwitchTo(c->literals.mcxt);
+
+			/* the keys point into the copy of the path, which lives as long */
+			c->chain.n = fjp_root_chain((JsonPath *) c->path, &c->chain.keys, &c->chain.lens);
+			MemoryContextSwitchTo(old);
+		}
 	}
 	MemoryContextReset(c->row_cxt);
 	return c;
@@ -76,16 +97,20 @@ vars_root(Fastjson *vars)
 /* Arguments shared by every path function. */
 typedef struct PathArgs
 {
-	Fastjson   *doc;
+	Datum		doc;			/* not detoasted: prepare_doc reads it */
 	JsonPath   *path;
 	Fastjson   *vars;			/* NULL for the operators */
 	bool		silent;
+	const uint8_t *root;		/* prepare_doc: the document's root */
+	const FjpChain *chain;		/* prepare_doc: or where every $ leads */
 } PathArgs;
 
 static void
 get_args(FunctionCallInfo fcinfo, PathArgs *a)
 {
-	a->doc = PG_GETARG_FASTJSON_P(0);
+	a->doc = PG_GETARG_DATUM(0);
+	a->root = NULL;
+	a->chain = NULL;
 	a->path = PG_GETARG_JSONPATH_P(1);
 	a->vars = NULL;
 	a->silent = true;
@@ -93,6 +118,183 @@ get_args(FunctionCallInfo fcinfo, PathArgs *a)
 	{
 		a->vars = PG_GETARG_FASTJSON_P(2);
 		a->silent = PG_GETARG_BOOL(3);
+	}
+}
+
+/* ------------------------------------------------------------ the document */
+
+/*
+ * Follow the chain's keys from the root of a tape of which only the first
+ * avail bytes of the root are present (SIZE_MAX: all): FJ_MORE with *need
+ * when more bytes decide, else FJ_FOUND with ch filled in. distinct_root:
+ * the root object's keys are known to differ (the tape's flag).
+ */
+static fj_found
+follow_chain(FjpChain *ch, const uint8_t *root, size_t avail, bool distinct_root, size_t *need)
+{
+	const uint8_t *v = root;
+	int			i;
+
+	for (i = 0; i < ch->n; i++)
+	{
+		size_t		at = (size_t) (v - root),
+					more = 0;
+		const uint8_t *m = NULL;
+		fj_found	r;
+
+		ch->at = i;
+		if (FJ_TYPE(v[0]) == FJ_ARRAY)
+		{
+			ch->status = FJP_CHAIN_ARRAY;
+			return FJ_FOUND;
+		}
+		if (FJ_TYPE(v[0]) != FJ_OBJECT)
+		{
+			ch->status = FJP_CHAIN_NOT_OBJECT;
+			return FJ_FOUND;
+		}
+		if (avail == SIZE_MAX)
+			r = (m = fj_object_get(v, ch->keys[i], ch->lens[i])) ? FJ_FOUND : FJ_ABSENT;
+		else
+			r = fj_object_get_prefix(v, avail - at, ch->keys[i], ch->lens[i], i == 0 && distinct_root,
+									 &m, &more);
+		if (r == FJ_MORE)
+		{
+			*need = at + more;
+			return FJ_MORE;
+		}
+		if (r == FJ_ABSENT)
+		{
+			ch->status = FJP_CHAIN_MISSING;
+			return FJ_FOUND;
+		}
+		v = m;
+	}
+	ch->status = FJP_CHAIN_FOUND;
+	ch->value = v;
+	return FJ_FOUND;
+}
+
+/* The first slice of a compressed or out-of-line value read, and the slack asked for past what is needed. */
+#define FIRST_SLICE_INLINE 256
+#define FIRST_SLICE_EXTERNAL 2048
+#define SLICE_SLACK 256
+#define PROBES 16
+
+static void
+corrupt_tape(size_t total)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("stored fastjson value is corrupt"),
+			 errdetail("A jsonpath lookup needs more than the value's %zu bytes.", total)));
+}
+
+/*
+ * Follow the chain in a value compressed with pglz in its row, decompressing
+ * only as far as the keys lead (fj_pglz keeps its place from one step to
+ * the next). The tape lives in the current memory context.
+ */
+static void
+chain_pglz(struct varlena *attr, FjpChain *ch)
+{
+	size_t		total = VARDATA_COMPRESSED_GET_EXTSIZE(attr);
+	uint8_t    *tape = palloc(Max(total, FJ_TAPE_HEADER + 1) + FJ_PGLZ_SLACK);
+	size_t		want = FIRST_SLICE_INLINE;
+	fj_pglz		z;
+
+	fj_pglz_init(&z, (const uint8_t *) attr + VARHDRSZ_COMPRESSED, VARSIZE(attr) - VARHDRSZ_COMPRESSED,
+				 tape, total);
+	for (;;)
+	{
+		size_t		need = 0;
+
+		if (!fj_pglz_decode(&z, want) || z.out_len < Min(want, total))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg_internal("compressed pglz data is corrupt")));
+		if (z.out_len <= FJ_TAPE_HEADER || !fj_tape_version_readable(tape[0]))
+			fastjson_report_tape_version_byte(z.out_len ? tape[0] : 0);
+		if (follow_chain(ch, tape + FJ_TAPE_HEADER, z.out_len - FJ_TAPE_HEADER,
+						 (tape[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &need) != FJ_MORE)
+			return;
+		if (z.out_len >= total)
+			corrupt_tape(total);
+		want = need + FJ_TAPE_HEADER + SLICE_SLACK;
+	}
+}
+
+/*
+ * The document of a call, as far as the path needs it: the whole value
+ * (a->root), or, for a path with a chain, a prefix of a compressed or
+ * out-of-line value as far as the chain leads (a->chain). When lax mode
+ * must unwrap an array on the chain, the whole value after all.
+ */
+static void
+prepare_doc(PathCache *c, PathArgs *a, bool lax)
+{
+	struct varlena *attr = (struct varlena *) DatumGetPointer(a->doc);
+	FjpChain   *ch = &c->chain;
+	Fastjson   *d;
+
+	if (ch->n > 0 && VARATT_IS_COMPRESSED(attr) &&
+		VARDATA_COMPRESSED_GET_COMPRESS_METHOD(attr) == TOAST_PGLZ_COMPRESSION_ID)
+	{
+		chain_pglz(attr, ch);
+		if (!(lax && ch->status == FJP_CHAIN_ARRAY))
+		{
+			a->chain = ch;
+			a->root = ch->value;	/* not read with a chain */
+			return;
+		}
+	}
+	else if (ch->n > 0 && (VARATT_IS_COMPRESSED(attr) || VARATT_IS_EXTERNAL(attr)) &&
+			 (c->sliced < PROBES || c->sliced_in_vain * 4 <= c->sliced * 3))
+	{
+		Size		total = toast_raw_datum_size(PointerGetDatum(attr)) - VARHDRSZ;
+		Size		want = Min(total, VARATT_IS_EXTERNAL(attr) ? FIRST_SLICE_EXTERNAL : FIRST_SLICE_INLINE);
+
+		if (c->sliced < PG_UINT32_MAX / 4)
+			c->sliced++;
+		for (;;)
+		{
+			struct varlena *slice = detoast_attr_slice(attr, 0, (int32) want);
+			const uint8_t *tape = (const uint8_t *) VARDATA_ANY(slice);
+			size_t		avail = VARSIZE_ANY_EXHDR(slice),
+						need = 0;
+
+			if (avail <= FJ_TAPE_HEADER || !fj_tape_version_readable(tape[0]))
+				fastjson_report_tape_version(slice);
+			if (follow_chain(ch, tape + FJ_TAPE_HEADER, avail - FJ_TAPE_HEADER,
+							 (tape[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &need) != FJ_MORE)
+			{
+				if (lax && ch->status == FJP_CHAIN_ARRAY)
+					break;
+				a->chain = ch;
+				a->root = ch->value;
+				return;
+			}
+			if (avail >= total)
+				corrupt_tape((size_t) total);
+			pfree(slice);
+			want = Max(need + FJ_TAPE_HEADER + SLICE_SLACK, want * 2);
+			if (want > total / 2)
+			{
+				want = total;
+				c->sliced_in_vain++;
+			}
+		}
+	}
+	d = DatumGetFastjsonP(a->doc);
+	a->root = FJ_ROOT(d);
+	if (ch->n > 0)
+	{
+		size_t		need;
+
+		/* the keys in the whole tape: no array to unwrap, the executor starts where they lead */
+		(void) follow_chain(ch, a->root, SIZE_MAX, false, &need);
+		if (!(lax && ch->status == FJP_CHAIN_ARRAY))
+			a->chain = ch;
 	}
 }
 
@@ -160,7 +362,8 @@ path_exists(FunctionCallInfo fcinfo, bool tz)
 	get_args(fcinfo, &a);
 	c = get_cache(fcinfo, a.path);
 	old = MemoryContextSwitchTo(c->row_cxt);
-	res = fjp_execute(a.path, FJ_ROOT(a.doc), vars_root(a.vars), !a.silent, tz, &c->literals, NULL);
+	prepare_doc(c, &a, (a.path->header & JSONPATH_LAX) != 0);
+	res = fjp_execute(a.path, a.root, vars_root(a.vars), !a.silent, tz, &c->literals, a.chain, NULL);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(c->row_cxt);
 	if (res == FJP_ERROR)
@@ -185,7 +388,8 @@ path_match(FunctionCallInfo fcinfo, bool tz)
 	c = get_cache(fcinfo, a.path);
 	old = MemoryContextSwitchTo(c->row_cxt);
 	fjp_list_init(&found);
-	(void) fjp_execute(a.path, FJ_ROOT(a.doc), vars_root(a.vars), !a.silent, tz, &c->literals, &found);
+	prepare_doc(c, &a, (a.path->header & JSONPATH_LAX) != 0);
+	(void) fjp_execute(a.path, a.root, vars_root(a.vars), !a.silent, tz, &c->literals, a.chain, &found);
 	if (found.n == 1 && found.items[0].kind == FJP_TAPE && FJ_TYPE(found.items[0].u.v[0]) == FJ_LITERAL)
 		result = FJ_IMM(found.items[0].u.v[0]) == FJ_NULL ? 2 : FJ_IMM(found.items[0].u.v[0]) == FJ_TRUE;
 	MemoryContextSwitchTo(old);
@@ -215,7 +419,8 @@ path_query_array(FunctionCallInfo fcinfo, bool tz)
 	c = get_cache(fcinfo, a.path);
 	old = MemoryContextSwitchTo(c->row_cxt);
 	fjp_list_init(&found);
-	(void) fjp_execute(a.path, FJ_ROOT(a.doc), vars_root(a.vars), !a.silent, tz, &c->literals, &found);
+	prepare_doc(c, &a, (a.path->header & JSONPATH_LAX) != 0);
+	(void) fjp_execute(a.path, a.root, vars_root(a.vars), !a.silent, tz, &c->literals, a.chain, &found);
 	MemoryContextSwitchTo(old);
 	fastjson_builder_init(&b);
 	fj_builder_begin_array(&b);
@@ -241,7 +446,8 @@ path_query_first(FunctionCallInfo fcinfo, bool tz)
 	c = get_cache(fcinfo, a.path);
 	old = MemoryContextSwitchTo(c->row_cxt);
 	fjp_list_init(&found);
-	(void) fjp_execute(a.path, FJ_ROOT(a.doc), vars_root(a.vars), !a.silent, tz, &c->literals, &found);
+	prepare_doc(c, &a, (a.path->header & JSONPATH_LAX) != 0);
+	(void) fjp_execute(a.path, a.root, vars_root(a.vars), !a.silent, tz, &c->literals, a.chain, &found);
 	MemoryContextSwitchTo(old);
 	if (found.n > 0)
 		result = item_datum(&found.items[0]);
@@ -287,7 +493,8 @@ path_query(FunctionCallInfo fcinfo, bool tz)
 		literals.mcxt = work;
 		MemoryContextSwitchTo(work);
 		fjp_list_init(&found);
-		(void) fjp_execute(a.path, FJ_ROOT(a.doc), vars_root(a.vars), !a.silent, tz, &literals, &found);
+		a.root = FJ_ROOT(DatumGetFastjsonP(a.doc));
+		(void) fjp_execute(a.path, a.root, vars_root(a.vars), !a.silent, tz, &literals, NULL, &found);
 		MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
 		q = palloc(sizeof(QueryRows));
 		q->rows = palloc(sizeof(Datum) * Max(found.n, 1));

@@ -408,4 +408,11 @@ fjc_adjust_timestamp(Timestamp *ts, int32 typmod)
  */
 #define FJC_DOUBLE_ERRORS_QUOTE_ARGUMENT (PG_VERSION_NUM >= 170000)
 
+/*
+ * A variable when there are no vars at all (@? and @@): 16 gives null, 15
+ * and 17 and later raise "could not find jsonpath variable" (measured on
+ * 15.20, 16.14, 17.10, 18.4 and 19beta2).
+ */
+#define FJC_NO_VARS_GIVES_NULL (PG_VERSION_NUM >= 160000 && PG_VERSION_NUM < 170000)
+
 #endif							/* FASTJSON_JSONPATH_COMPAT */

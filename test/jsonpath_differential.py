@@ -19,10 +19,13 @@ fastjson extension must be installed there (it is created if missing).
      fastjson_path_query_array / _query_first (as jsonb), _exists, _match,
      @? and @@ against jsonb's; the _tz variants for expressions with
      datetimes. Errors are compared by SQLSTATE and by message.
-3. Index scans against sequential scans: @? and @@ with each expression
-   (without variables) over a table of the documents, under a GIN index of
-   each operator class (fastjson_ops, fastjson_path_ops), against a
-   sequential scan of the same table and against jsonb's answer.
+3. Stored values and index scans: the documents and larger ones (compressed
+   in their row, or stored out of line: the executor reads only a prefix of
+   such values when the path allows) in a pglz table and an lz4 table; @? and
+   @@ with each expression (without variables) by a sequential scan and by a
+   bitmap index scan under a GIN index of each operator class (fastjson_ops,
+   fastjson_path_ops), against jsonb's sequential scan; and each row's
+   fastjson_path_query_array and _first (silent) against jsonb's.
 
 Prints the counts (expressions, documents, comparisons, mismatches by kind,
 item types covered) and the first mismatches; exits 1 on any mismatch, or if
@@ -260,7 +263,7 @@ def main():
     ap.add_argument("--docs", type=int, default=240, help="generated documents")
     ap.add_argument("--per-path", type=int, default=6, help="generated documents each expression runs on")
     ap.add_argument("--corpus-paths", type=int, default=24, help="expressions per corpus document")
-    ap.add_argument("--index-paths", type=int, default=700, help="expressions in the index test (each mode)")
+    ap.add_argument("--index-paths", type=int, default=500, help="expressions in the stored-value and index test")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--skip-index", action="store_true", help="no index test")
     ap.add_argument("--verbose", action="store_true", help="progress on stderr")
@@ -367,23 +370,53 @@ def main():
 
 
 def index_test(conn, rnd, paths, n):
-    """@? and @@ through GIN indexes of both operator classes against a sequential scan."""
+    """
+    On stored values (compressed in the row with pglz, with lz4, or out of line: what
+    the executor reads only a prefix of) and through GIN indexes of both operator classes:
+    @? and @@ by a sequential scan and by bitmap index scans against jsonb's sequential
+    scan, and each row's fastjson_path_query_array and _first (silent) against jsonb's.
+    """
+    dg = DocGen(rnd)
+    large = [dg.large(rnd.choice([3000, 6000, 12000, 30000])) for _ in range(50)] + \
+            [dg.large(100000) for _ in range(4)]
+    base = conn.execute("SELECT coalesce(max(id), 0) FROM jp_docs").fetchone()[0]
+    with conn.cursor() as cur:
+        for i, t in enumerate(large):
+            cur.execute("INSERT INTO jp_docs VALUES (%s, 'large', %s, %s::fastjson, %s::jsonb)",
+                        (base + i + 1, t, t, t))
     conn.execute("""
         DROP TABLE IF EXISTS jp_ix_ops, jp_ix_path, jp_ix_jsonb;
-        CREATE TABLE jp_ix_ops AS SELECT id, f AS doc FROM jp_docs WHERE octet_length(t) < 100000;
-        CREATE TABLE jp_ix_path AS SELECT * FROM jp_ix_ops;
-        CREATE TABLE jp_ix_jsonb AS SELECT id, j AS doc FROM jp_docs WHERE octet_length(t) < 100000;
+        CREATE TABLE jp_ix_ops (id int, doc fastjson);
+        CREATE TABLE jp_ix_path (id int, doc fastjson);
+        CREATE TABLE jp_ix_jsonb (id int, doc jsonb);
+    """)
+    conn.execute("ALTER TABLE jp_ix_ops ALTER COLUMN doc SET COMPRESSION pglz")
+    lz4 = True
+    try:
+        conn.execute("ALTER TABLE jp_ix_path ALTER COLUMN doc SET COMPRESSION lz4")
+    except psycopg.Error:
+        lz4 = False
+    conn.execute("""
+        INSERT INTO jp_ix_ops SELECT id, t::fastjson FROM jp_docs WHERE octet_length(t) < 400000;
+        INSERT INTO jp_ix_path SELECT id, t::fastjson FROM jp_docs WHERE octet_length(t) < 400000;
+        INSERT INTO jp_ix_jsonb SELECT id, t::jsonb FROM jp_docs WHERE octet_length(t) < 400000;
         CREATE INDEX ON jp_ix_ops USING gin (doc);
         CREATE INDEX ON jp_ix_path USING gin (doc fastjson_path_ops);
         ANALYZE jp_ix_ops; ANALYZE jp_ix_path; ANALYZE jp_ix_jsonb;
     """)
-    cand = [p for p in paths if not p[3] and p[4] is None]
+    stored = conn.execute("""SELECT (SELECT count(*) FROM jp_ix_ops WHERE pg_column_compression(doc) = 'pglz'),
+                                    (SELECT count(*) FROM jp_ix_path WHERE pg_column_compression(doc) = 'lz4'),
+                                    (SELECT count(*) FROM jp_ix_ops WHERE pg_column_size(doc) > 8000)""").fetchone()
+    # no variables (the operators have none), and one $ only: a $ in a filter reads the
+    # whole document for each item filtered, quadratic on the large documents for both types
+    cand = [p for p in paths if not p[3] and p[4] is None and p[1].count("$") == 1]
     cand = rnd.sample(cand, min(n, len(cand)))
     queries = 0
     mismatches = []
     errors_both = 0
     used_index = 0
     explained = 0
+    rows_compared = 0
     for pid, text, tz, v, d in cand:
         for op in ("@?", "@@"):
             res = {}
@@ -391,6 +424,7 @@ def index_test(conn, rnd, paths, n):
                     ("seq", "jp_ix_ops", "SET enable_bitmapscan = off; SET enable_indexscan = off; SET enable_seqscan = on"),
                     ("ops", "jp_ix_ops", "SET enable_bitmapscan = on; SET enable_indexscan = on; SET enable_seqscan = off"),
                     ("path_ops", "jp_ix_path", "SET enable_bitmapscan = on; SET enable_indexscan = on; SET enable_seqscan = off"),
+                    ("seq lz4", "jp_ix_path", "SET enable_bitmapscan = off; SET enable_indexscan = off; SET enable_seqscan = on"),
                     ("jsonb", "jp_ix_jsonb", "SET enable_bitmapscan = off; SET enable_indexscan = off; SET enable_seqscan = on")):
                 conn.execute(setting)
                 sql = "SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM %s WHERE doc %s %%s::jsonpath" % (table, op)
@@ -408,14 +442,34 @@ def index_test(conn, rnd, paths, n):
                 errors_both += 1
             elif len(vals) > 1:
                 mismatches.append((op, text, res))
+        # each row's results, read from the stored values
+        conn.execute("SET enable_bitmapscan = off; SET enable_indexscan = off; SET enable_seqscan = on")
+        for fn in ("query_array", "query_first"):
+            res = {}
+            for name, table, typ in (("pglz", "jp_ix_ops", "fastjson"), ("lz4", "jp_ix_path", "fastjson"),
+                                     ("jsonb", "jp_ix_jsonb", "jsonb")):
+                cast = "::jsonb" if typ == "fastjson" else ""
+                sql = ("SELECT coalesce(jsonb_agg(coalesce((%s_path_%s(doc, %%s::jsonpath, '{}', true))%s, 'null') ORDER BY id), '[]')::text "
+                       "FROM %s" % (typ, fn, cast, table))
+                try:
+                    res[name] = conn.execute(sql, (text,)).fetchone()[0]
+                except psycopg.Error as e:
+                    res[name] = "ERROR %s" % e.sqlstate
+            queries += 1
+            rows_compared += len(large)
+            if len(set(res.values())) > 1:
+                mismatches.append((fn, text, res))
     conn.execute("RESET enable_bitmapscan; RESET enable_indexscan; RESET enable_seqscan")
     rows = conn.execute("SELECT count(*) FROM jp_ix_ops").fetchone()[0]
-    print("index against sequential scans: %d queries (%d expressions, @? and @@) over %d documents, each by a "
-          "sequential scan, a fastjson_ops and a fastjson_path_ops bitmap index scan and jsonb's sequential scan: "
-          "%d mismatches (%d queries raise the same error on every scan); %d of %d sampled plans used the index" % (
-              queries, len(cand), rows, len(mismatches), errors_both, used_index, explained))
+    print("stored values and indexes: %d queries (%d expressions: @? and @@ by a sequential scan, a fastjson_ops and "
+          "a fastjson_path_ops bitmap index scan, against jsonb's sequential scan; each row's query_array and "
+          "query_first on a pglz%s table against jsonb's) over %d documents (compressed: %d with pglz, %d with "
+          "lz4; %d stored out of line): %d mismatches (%d queries raise the same error on every scan); "
+          "%d of %d sampled plans used the index" % (
+              queries, len(cand), "" if not lz4 else " and an lz4", rows, stored[0], stored[1], stored[2],
+              len(mismatches), errors_both, used_index, explained))
     for op, text, res in mismatches[:15]:
-        print("  INDEX MISMATCH %s %s: %s" % (op, text, {k: (v if isinstance(v, str) else len(v)) for k, v in res.items()}))
+        print("  STORED/INDEX MISMATCH %s %s: %s" % (op, text, {k: (v if isinstance(v, str) else len(v)) for k, v in res.items()}))
     conn.execute("DROP TABLE jp_ix_ops, jp_ix_path, jp_ix_jsonb")
     return len(mismatches) + (explained - used_index)
 

@@ -68,6 +68,17 @@ class DocGen:
                 s = '{"%s":%s}' % (self.r.choice(KEYS[:4]), s)
         return s
 
+    def large(self, size):
+        """An object of about size bytes of text: compressed in its row, or out of line."""
+        members = []
+        total = 0
+        while total < size:
+            k = self.r.choice(KEYS + ["k%d" % self.r.randint(0, 60)])
+            m = "%s:%s" % (json.dumps(k), self.value(3))
+            members.append(m)
+            total += len(m) + 1
+        return "{" + ",".join(members) + "}"
+
     def documents(self, n):
         docs = ["{}", "[]", "null", "1", "1.0", '"x"', '"2020-01-02"', "true", "[[]]", '{"a":{}}',
                 '{"a":1,"a":2}', '{"a":[1,2,3],"b":{"a":[{"a":4}]}}', "[1,[2,[3,[4]]]]",
