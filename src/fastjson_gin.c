@@ -679,6 +679,7 @@ jp_eval(const JpNode *n, const void *check, bool ternary)
 				v;
 	int			i;
 
+	check_stack_depth();
 	switch (n->type)
 	{
 		case JP_ENTRY:
