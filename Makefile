@@ -22,7 +22,7 @@ SHLIB_LINK += -llz4 -lm
 
 REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts casts_null edit compare contain gin differential
 REGRESS += cbor stored refs ndjson_lines hashes upgrade parallel_agg
-REGRESS += set_lax object records records_differential
+REGRESS += set_lax object records records_differential jsonpath
 REGRESS_OPTS = --load-extension=fastjson
 
 PG_CONFIG ?= pg_config
@@ -43,12 +43,19 @@ override with_llvm = no
 ifneq ($(PGXS),)
 include $(PGXS)
 # What newer servers offer: soft input errors and jsonb's strict/unique
-# aggregates to compare with (16), COPY ON_ERROR and SQL/JSON (17).
+# aggregates to compare with (16), COPY ON_ERROR, SQL/JSON and jsonpath's
+# conversion methods (17; before 17, .double()'s older errors), jsonpath's
+# string methods (19).
 ifeq ($(shell test $(MAJORVERSION) -ge 16 && echo y),y)
 REGRESS += soft_errors jsonb16
 endif
 ifeq ($(shell test $(MAJORVERSION) -ge 17 && echo y),y)
-REGRESS += on_error sqljson
+REGRESS += on_error sqljson jsonpath_17
+else
+REGRESS += jsonpath_16
+endif
+ifeq ($(shell test $(MAJORVERSION) -ge 19 && echo y),y)
+REGRESS += jsonpath_19
 endif
 else
 all install installcheck:

@@ -51,6 +51,7 @@ FAMILY_TARGETS = (
     ("`->` then `->>`", ("arrow",), 0.33),
     ("last-key `->>` to bigint", ("bigint",), 0.33),
     ("`@>`", ("contains",), 0.33),
+    ("jsonpath `@?`, `@@`, `_path_query_first`", ("jp_exists", "jp_match", "jp_first"), 0.5),
 )
 
 
@@ -998,8 +999,8 @@ class Report:
             return lo[1], "lowest %.2f× (%s), geometric mean %.2f×" % (lo[1], lo[0], geomean([x[1] for x in v]))
         a, ta = rng("enc_out")
         b, tb = rng("dec_in")
-        self.targets.append((t1, "same order of speed (≥ 1/3 here)", "encode/out: %s; decode/in: %s" % (ta, tb),
-                             status(a >= 1 / 3 and b >= 1 / 3) if a is not None and b is not None else "n/a"))
+        self.targets.append((t1, "≥ 0.5× the speed on every corpus file", "encode/out: %s; decode/in: %s" % (ta, tb),
+                             status(a >= 0.5 and b >= 0.5) if a is not None and b is not None else "n/a"))
         a, ta = rng("enc_sql")
         b, tb = rng("dec_sql")
         self.targets.append((t2, "≥ 10×", "encode: %s; decode: %s" % (ta, tb),

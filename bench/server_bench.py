@@ -718,9 +718,11 @@ def cmd_eventlog(args):
     problems = []
     db = DB(problems)
     feat = features(db)
+    feat.update(jsonpath_features(db))
     lz4 = lz4_available(db)
     comps = ["pglz"] + (["lz4"] if lz4 else [])
     prefix, queries = EVENT_LOGS[args.log]
+    queries = queries + JSONPATH_QUERIES[args.log]
     out = {"log": args.log, "source": args.source, "rows_expected": args.rows,
            "file_bytes": os.path.getsize(args.file) if os.path.exists(args.file) else None,
            "reps": args.reps, "query_reps": args.query_reps, "lz4": lz4, "features": feat, "copy": {}, "sizes": {}, "queries": {},
@@ -789,7 +791,7 @@ def cmd_eventlog(args):
     for typ in loaded:
         db.run("VACUUM ANALYZE %s" % table("pglz", typ))
     for key, label, sql, types, kind, need in queries:
-        q = {"label": label, "sql": sql.replace("{t}", "t"), "kind": kind, "types": {}}
+        q = {"label": label, "sql": sql.replace("{t}", "t").replace("{type}", "TYPE"), "kind": kind, "types": {}}
         out["queries"][key] = q
         db.settings(PARALLEL if kind == "parallel" else SERIAL)
         # plan checks and a warming run per type, then the timed runs, interleaving the
@@ -802,7 +804,7 @@ def cmd_eventlog(args):
             if typ not in loaded:
                 q["types"][typ] = {"error": "table not loaded"}
                 continue
-            stmt = sql.replace("{t}", table("pglz", typ))
+            stmt = sql.replace("{t}", table("pglz", typ)).replace("{type}", typ)
             what = "%s on %s (%s log)" % (key, typ, args.log)
             log("section 3: %s" % what)
             rec = {}
@@ -866,6 +868,8 @@ def cmd_eventlog(args):
             problems.append("parallel filter on %s (%s log) gives %s, serial gives %s" % (
                 typ, args.log, par[typ]["result"], ser[typ]["result"]))
 
+    jsonpath_gin(db, args, out, table, loaded, feat, problems)
+
     # whole-document check: X::fastjson::text::jsonb = X::jsonb for every row, by an
     # order-independent hash sum over both tables
     if "fastjson" in loaded and "jsonb" in loaded:
@@ -887,6 +891,131 @@ def cmd_eventlog(args):
         except MeasureError as e:
             problems.append("%s event log: DROP TABLE: %s" % (args.log, e))
     write_json(args.out, out)
+
+
+# ------------------------------------------------------------ event log: SQL/JSON path
+# The jsonpath queries of section 3, in their own set (run after the queries above, on the
+# same tables, fastjson against jsonb side by side): @? with a filter, @@ on a nested
+# number, fastjson_path_query_first of a nested string ({type} is the column's type, so
+# the function is jsonb_path_query_first on jsonb); then @? through each GIN operator class
+# against jsonb's (jsonpath_gin).
+
+def jsonpath_features(db):
+    """Whether the installed extension has SQL/JSON path (@? on fastjson)."""
+    return {"jsonpath": bool(db.one(
+        "SELECT EXISTS (SELECT 1 FROM pg_operator WHERE oprname = '@?' AND oprleft = 'fastjson'::regtype)"))}
+
+
+JSONPATH_QUERIES = {
+    # the corpus log: tweets have user and entities (a hashtag that 463 of 100,000 rows have)
+    "corpus": (
+        ("jp_exists", "jsonpath `@?` with a filter (tweets): `count(*) WHERE doc @? '$.entities.hashtags[*] ? (@.text == \"RTした人にやる\")'`",
+         "SELECT count(*) FROM {t} WHERE doc @? '$.entities.hashtags[*] ? (@.text == \"RTした人にやる\")'",
+         ("jsonb", "fastjson"), "serial", "jsonpath"),
+        ("jp_match", "jsonpath `@@` on a nested number (tweets): `count(*) WHERE doc @@ '$.user.followers_count > 1000'`",
+         "SELECT count(*) FROM {t} WHERE doc @@ '$.user.followers_count > 1000'",
+         ("jsonb", "fastjson"), "serial", "jsonpath"),
+        ("jp_first", "jsonpath `_path_query_first` of a nested string (tweets): `count(fastjson_path_query_first(doc, '$.user.screen_name'))`",
+         "SELECT count({type}_path_query_first(doc, '$.user.screen_name')) FROM {t}",
+         ("jsonb", "fastjson"), "serial", "jsonpath"),
+    ),
+    # the session log: a filter three levels deep near the start, a number after the
+    # large events array, and a string two levels deep
+    "session": (
+        ("jp_exists", "jsonpath `@?` with a filter, three levels: `count(*) WHERE doc @? '$.session.user.geo ? (@.city == \"Zürich\")'`",
+         "SELECT count(*) FROM {t} WHERE doc @? '$.session.user.geo ? (@.city == \"Zürich\")'",
+         ("jsonb", "fastjson"), "serial", "jsonpath"),
+        ("jp_match", "jsonpath `@@` on a number after the events: `count(*) WHERE doc @@ '$.totals.events > 4'`",
+         "SELECT count(*) FROM {t} WHERE doc @@ '$.totals.events > 4'",
+         ("jsonb", "fastjson"), "serial", "jsonpath"),
+        ("jp_first", "jsonpath `_path_query_first` of a nested string: `count(fastjson_path_query_first(doc, '$.session.user.login'))`",
+         "SELECT count({type}_path_query_first(doc, '$.session.user.login')) FROM {t}",
+         ("jsonb", "fastjson"), "serial", "jsonpath"),
+    ),
+    "generated": (
+        ("jp_exists", "jsonpath `@?` with a filter: `count(*) WHERE doc @? '$.tags[*] ? (@ == \"canary\")'`",
+         "SELECT count(*) FROM {t} WHERE doc @? '$.tags[*] ? (@ == \"canary\")'",
+         ("jsonb", "fastjson"), "serial", "jsonpath"),
+        ("jp_match", "jsonpath `@@` on a nested number: `count(*) WHERE doc @@ '$.http.status >= 500'`",
+         "SELECT count(*) FROM {t} WHERE doc @@ '$.http.status >= 500'",
+         ("jsonb", "fastjson"), "serial", "jsonpath"),
+        ("jp_first", "jsonpath `_path_query_first` of a nested string: `count(fastjson_path_query_first(doc, '$.client.geo.city'))`",
+         "SELECT count({type}_path_query_first(doc, '$.client.geo.city')) FROM {t}",
+         ("jsonb", "fastjson"), "serial", "jsonpath"),
+    ),
+}
+
+# @? through a GIN index: the filter of jp_exists, under each pair of operator classes
+JSONPATH_GIN_QUERY = {
+    "corpus": "SELECT count(*) FROM {t} WHERE doc @? '$.entities.hashtags[*] ? (@.text == \"RTした人にやる\")'",
+    "session": "SELECT count(*) FROM {t} WHERE doc @? '$.session.user.geo ? (@.city == \"Zürich\")'",
+    "generated": "SELECT count(*) FROM {t} WHERE doc @? '$.tags[*] ? (@ == \"canary\")'",
+}
+JSONPATH_GIN_CLASSES = (("jp_gin_ops", "fastjson_ops", "jsonb_ops"),
+                        ("jp_gin_path_ops", "fastjson_path_ops", "jsonb_path_ops"))
+
+
+def jsonpath_gin(db, args, out, table, loaded, feat, problems):
+    """Index-assisted @? against jsonb's GIN: per operator class pair, build both indexes
+    (timed, sizes), check that the plan is a bitmap index scan, time the query (warmed,
+    then query_reps runs with the types interleaved), and drop the indexes again."""
+    if not feat.get("jsonpath") or "fastjson" not in loaded or "jsonb" not in loaded:
+        return
+    sql = JSONPATH_GIN_QUERY[args.log]
+    db.settings(SERIAL)
+    for key, fj_class, jb_class in JSONPATH_GIN_CLASSES:
+        q = {"label": "jsonpath `@?` through a GIN index (`%s` / `%s`), the filter of jp_exists" % (fj_class, jb_class),
+             "sql": sql.replace("{t}", "t"), "kind": "serial", "types": {}}
+        out["queries"][key] = q
+        ready = []
+        for typ, cls in (("jsonb", jb_class), ("fastjson", fj_class)):
+            tab = table("pglz", typ)
+            idx = "%s_%s" % (tab, key)
+            what = "%s on %s (%s log)" % (key, typ, args.log)
+            rec = {}
+            q["types"][typ] = rec
+            try:
+                log("section 3: %s: CREATE INDEX" % what)
+                t, _ = db.timed("CREATE INDEX %s ON %s USING gin (doc %s)" % (idx, tab, cls), what=what)
+                rec["build_s"] = t
+                rec["index_bytes"] = db.one("SELECT pg_relation_size('%s')" % idx)
+                db.run("ANALYZE %s" % tab)
+                db.run("SET enable_seqscan = off")
+                stmt = sql.replace("{t}", tab)
+                plan = explain(db, stmt)
+                rec["plan"] = " > ".join(x["Node Type"] for x in walk_plan(plan))
+                if not any(x["Node Type"] == "Bitmap Index Scan" for x in walk_plan(plan)):
+                    problems.append("%s: expected a bitmap index scan, got %s" % (what, rec["plan"]))
+                db.timed(stmt, what=what)          # warm
+                ready.append((typ, stmt, what, idx))
+            except MeasureError as e:
+                rec["error"] = str(e)
+                problems.append("%s: %s" % (what, e))
+        times = {typ: [] for typ, _, _, _ in ready}
+        results = {}
+        for rep in range(args.query_reps):
+            for j in range(len(ready)):
+                typ, stmt, what, _ = ready[(rep + j) % len(ready)]
+                try:
+                    t, results[typ] = db.timed(stmt, what=what)
+                    times[typ].append(t)
+                except MeasureError as e:
+                    q["types"][typ]["error"] = str(e)
+                    problems.append("%s: %s" % (what, e))
+        for typ, _, _, idx in ready:
+            if times[typ]:
+                q["types"][typ].update(summarize(times[typ]))
+                q["types"][typ]["result"] = normalize_result(key, results[typ])
+        res = {t: r["result"] for t, r in q["types"].items() if "result" in r}
+        q["agree"] = len(set(json.dumps(v) for v in res.values())) <= 1
+        if not q["agree"]:
+            problems.append("%s (%s log): results differ between types: %s" % (key, args.log, json.dumps(res)))
+        db.run("RESET enable_seqscan")
+        for typ, _, _, idx in ready:
+            try:
+                db.run("DROP INDEX %s" % idx)
+            except MeasureError as e:
+                problems.append("%s: DROP INDEX: %s" % (key, e))
 
 
 # ------------------------------------------------------------------------ CBOR

@@ -8,8 +8,9 @@
 # (scripts/pg_build.sh, keyed by the tree's sha256), build fastjson against it
 # with -Wall -Wextra -Werror in a copy of the sources, install it there,
 # start a throwaway cluster as the postgres user, run pg_regress (sql/,
-# expected/, with the version's alternative outputs) and the SQL conformance
-# checks over ../shared/data, and stop the cluster. Then pg_upgrade to the
+# expected/, with the version's alternative outputs), the SQL conformance
+# checks over ../shared/data and the jsonpath differential against jsonb
+# (test/jsonpath_differential.py), and stop the cluster. Then pg_upgrade to the
 # newest version built, from Debian's 15 and from the oldest version built
 # (test/pg_upgrade.sh).
 # Prints one line per version, and fails if any step of any version fails.
@@ -52,7 +53,7 @@ verdict() {
 run_version() {
 	local tarball=$1 ver=$2 major=$3
 	local prefix w=$WORK/$major port=$((56000 + major * 10 + RANDOM % 10)) t0=$SECONDS
-	local build=FAILED regress=- conf=- soft=- onerr=- sqljson=- passed=0 total=0
+	local build=FAILED regress=- conf=- soft=- onerr=- sqljson=- jsonpath=- passed=0 total=0
 
 	echo "=== PostgreSQL $ver"
 	if ! prefix=$(bash scripts/pg_build.sh "$tarball"); then
@@ -102,10 +103,19 @@ run_version() {
 	else
 		conf="skipped (no $DATA)"
 	fi
+	# SQL/JSON path against jsonb (the corpus part skipped with a message when absent)
+	if /usr/bin/python3 test/jsonpath_differential.py "$DATA/corpus" >"$w/jsonpath.out" 2>&1; then
+		jsonpath=ok
+	else
+		jsonpath=FAILED
+		rc=1
+	fi
+	grep -E 'expressions|comparisons|index against|jsonpath differential' "$w/jsonpath.out"
+	[ "$jsonpath" = ok ] || tail -n 60 "$w/jsonpath.out"
 	FJ_PGBIN=$prefix/bin bash scripts/cluster.sh stop "$w/pg" >/dev/null 2>&1
 	newest=$prefix
 	[ -n "$oldest" ] || oldest=$prefix
-	lines+=("$ver: build $build, regress $regress, conformance $conf, soft errors $soft, ON_ERROR $onerr, SQL/JSON $sqljson ($((SECONDS - t0)) s)")
+	lines+=("$ver: build $build, regress $regress, conformance $conf, soft errors $soft, ON_ERROR $onerr, SQL/JSON $sqljson, jsonpath differential $jsonpath ($((SECONDS - t0)) s)")
 }
 
 for tarball in $(ls "$SRC"/postgresql-*.tar.gz | sort -V); do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The extension's tests on a throwaway cluster run by the postgres user:
 # pg_regress (sql/, expected/), then conformance and round trips through SQL
-# over the data folder (skipped with a message when it is absent).
+# over the data folder (skipped with a message when it is absent), then the
+# jsonpath differential against jsonb (test/jsonpath_differential.py).
 # usage: test_sql.sh DATA_DIR     (the extension must be installed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +35,11 @@ if [ -d "$DATA" ]; then
 else
 	echo "SKIP: data folder $DATA is absent; SQL conformance and corpus round trips skipped"
 fi
+
+# SQL/JSON path against jsonb: generated expressions over generated documents
+# and the corpus (skipped with a message when absent), and GIN index scans
+# against sequential scans
+/usr/bin/python3 test/jsonpath_differential.py "$DATA/corpus" || rc=1
 
 # Hardening: hostile input, dump/restore and COPY, flat memory, parallel
 # query, and the pgbench stress run (STRESS_SECONDS, default 120). Each step

@@ -79,9 +79,32 @@ void		fastjson_parse_options(fj_parse_options *opt);
  * until the end of the call.
  */
 const uint8_t *fastjson_lookup_key(FunctionCallInfo fcinfo, int argno, const char *key, int len);
-/* The same, and *root_type gets the root's type (FJ_OBJECT, ...) when the lookup reached it. */
+/* Where a lookup that found nothing stopped: at its step-th key, in a value of type (FJ_OBJECT: the key is missing). */
+typedef struct FastjsonLookupStop
+{
+	int			step;
+	uint8_t		type;
+} FastjsonLookupStop;
+
+/* How reading large values by prefix has fared in a query (kept by the caller, zeroed at first). */
+typedef struct FastjsonSlices
+{
+	uint32		sliced;			/* values read by prefix */
+	uint32		sliced_in_vain;	/* ... of which most had to be fetched anyway */
+} FastjsonSlices;
+
+/* The same, and *stop says where it stopped when it finds nothing. */
 const uint8_t *fastjson_lookup_member(FunctionCallInfo fcinfo, int argno, const char *key, int len,
-									  uint8_t *root_type);
+									  FastjsonLookupStop *stop);
+
+/*
+ * The value at the end of the object keys keys[0..n) (lengths lens) from the
+ * root of the fastjson datum doc, read as #> reads it (only the blocks or the
+ * prefix needed of a large value), or NULL with *stop saying where it
+ * stopped. The value lives in the current memory context (or in doc).
+ */
+const uint8_t *fastjson_follow_keys(Datum doc, int n, char **keys, int *lens, FastjsonSlices *slices,
+									FastjsonLookupStop *stop);
 /* Whether the fastjson argument argno is compressed, out of line or in the stored form. */
 bool		fastjson_arg_is_large(FunctionCallInfo fcinfo, int argno);
 

@@ -270,11 +270,11 @@ fastjson_exists(PG_FUNCTION_ARGS)
 		 * (or the prefix) it needs. That decides for an object root; an array
 		 * or a scalar root is checked whole.
 		 */
-		uint8_t		root_type = 0xff;
+		FastjsonLookupStop stop = {.step = -1};
 
-		if (fastjson_lookup_member(fcinfo, 0, VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key), &root_type))
+		if (fastjson_lookup_member(fcinfo, 0, VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key), &stop))
 			PG_RETURN_BOOL(true);
-		if (root_type == FJ_OBJECT)
+		if (stop.step == 0 && stop.type == FJ_OBJECT)
 			PG_RETURN_BOOL(false);
 	}
 	d = PG_GETARG_FASTJSON_P(0);

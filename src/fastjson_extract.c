@@ -47,7 +47,7 @@ typedef struct parsed_path
 	int		   *index;			/* ... with this value */
 	Size		raw_len;		/* a copy of the array, to recognise it */
 	char	   *raw;
-	uint8_t    *root_type;		/* if not NULL: gets the root's type (FJ_OBJECT, ...) */
+	FastjsonLookupStop *stop;	/* if not NULL: where a lookup that finds nothing stopped */
 } parsed_path;
 
 /*
@@ -57,8 +57,7 @@ typedef struct parsed_path
 typedef struct lookup_cache
 {
 	parsed_path *path;			/* #> and #>>: the last path parsed */
-	uint32		sliced;			/* stored values read by prefix */
-	uint32		sliced_in_vain;	/* ... of which most had to be fetched anyway */
+	FastjsonSlices slices;		/* how reading stored values by prefix has fared */
 } lookup_cache;
 
 static lookup_cache *
@@ -124,6 +123,18 @@ get_path(FunctionCallInfo fcinfo, ArrayType *path)
 	return pp;
 }
 
+/* A lookup that finds nothing: say where (step i, at a value of that type). */
+static fj_found
+stopped(const parsed_path *pp, int i, uint8_t type)
+{
+	if (pp->stop)
+	{
+		pp->stop->step = i;
+		pp->stop->type = type;
+	}
+	return FJ_ABSENT;
+}
+
 /*
  * The steps of pp from the root of a tape. With no window the whole tape is
  * there; with one (what of the tape is there, counted from the root) a step
@@ -138,8 +149,6 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 	const uint8_t *v = root;
 	int			i;
 
-	if (pp->root_type)
-		*pp->root_type = FJ_TYPE(root[0]);
 	if (pp->has_null)
 		return FJ_ABSENT;
 	for (i = 0; i < pp->n; i++)
@@ -147,6 +156,8 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 		size_t		at = (size_t) (v - root);
 		fj_window	w;
 		fj_found	r = FJ_ABSENT;
+
+		uint8_t		type = FJ_TYPE(v[0]);
 
 		if (!window)
 		{
@@ -158,7 +169,7 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 			else
 				v = NULL;
 			if (!v)
-				return FJ_ABSENT;
+				return stopped(pp, i, type);
 			continue;
 		}
 		/* the same window, from the container the step looks in */
@@ -175,6 +186,8 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 			window->need_from = at + w.need_from;
 			window->need_to = at + w.need_to;
 		}
+		if (r == FJ_ABSENT)
+			return stopped(pp, i, type);
 		if (r != FJ_FOUND)
 			return r;
 	}
@@ -435,11 +448,10 @@ lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len)
  * of the call.
  */
 static const uint8_t *
-lookup(FunctionCallInfo fcinfo, int argno, const parsed_path *pp)
+lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 {
-	struct varlena *attr = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	struct varlena *attr = (struct varlena *) DatumGetPointer(doc);
 	const uint8_t *value = NULL;
-	lookup_cache *cache;
 
 	if (pp->n > 0 && !pp->has_null && !VARATT_IS_EXTENDED(attr) && VARSIZE_ANY_EXHDR(attr) > 0 &&
 		fj_is_stored(((const uint8_t *) VARDATA_ANY(attr))[0]))
@@ -448,13 +460,13 @@ lookup(FunctionCallInfo fcinfo, int argno, const parsed_path *pp)
 		VARDATA_COMPRESSED_GET_COMPRESS_METHOD(attr) == TOAST_PGLZ_COMPRESSION_ID)
 		return lookup_pglz(attr, pp);
 	if (pp->n > 0 && !pp->has_null && (VARATT_IS_COMPRESSED(attr) || VARATT_IS_EXTERNAL(attr)) &&
-		((cache = get_cache(fcinfo))->sliced < PROBES || cache->sliced_in_vain * 4 <= cache->sliced * 3))
+		(slices->sliced < PROBES || slices->sliced_in_vain * 4 <= slices->sliced * 3))
 	{
 		Size		total = toast_raw_datum_size(PointerGetDatum(attr)) - VARHDRSZ;
 		Size		want = Min(total, VARATT_IS_EXTERNAL(attr) ? FIRST_SLICE_EXTERNAL : FIRST_SLICE_INLINE);
 
-		if (cache->sliced < PG_UINT32_MAX / 4)
-			cache->sliced++;
+		if (slices->sliced < PG_UINT32_MAX / 4)
+			slices->sliced++;
 
 		for (;;)
 		{
@@ -484,15 +496,22 @@ lookup(FunctionCallInfo fcinfo, int argno, const parsed_path *pp)
 			if (want > total / 2)
 			{
 				want = total;
-				cache->sliced_in_vain++;
+				slices->sliced_in_vain++;
 			}
 		}
 	}
 	{
-		Fastjson   *d = DatumGetFastjsonP(PG_GETARG_DATUM(argno));
+		Fastjson   *d = DatumGetFastjsonP(doc);
 
 		return follow_steps(pp, FJ_ROOT(d), NULL, false, &value) == FJ_FOUND ? value : NULL;
 	}
+}
+
+/* The same for the fastjson argument argno, with the call's own record of slices. */
+static const uint8_t *
+lookup(FunctionCallInfo fcinfo, int argno, const parsed_path *pp)
+{
+	return lookup_datum(PG_GETARG_DATUM(argno), pp, &get_cache(fcinfo)->slices);
 }
 
 /* A one-step path: the object member key (-> and ->> with a text key). */
@@ -509,15 +528,28 @@ fastjson_lookup_key(FunctionCallInfo fcinfo, int argno, const char *key, int len
 }
 
 const uint8_t *
-fastjson_lookup_member(FunctionCallInfo fcinfo, int argno, const char *key, int len, uint8_t *root_type)
+fastjson_lookup_member(FunctionCallInfo fcinfo, int argno, const char *key, int len, FastjsonLookupStop *stop)
 {
 	char	   *k = unconstify(char *, key);
 	bool		not_index = false;
 	int			unused = 0;
 	parsed_path pp = {.n = 1, .keys = &k, .lens = &len, .is_index = &not_index, .index = &unused,
-	.root_type = root_type};
+	.stop = stop};
 
 	return lookup(fcinfo, argno, &pp);
+}
+
+const uint8_t *
+fastjson_follow_keys(Datum doc, int n, char **keys, int *lens, FastjsonSlices *slices, FastjsonLookupStop *stop)
+{
+	bool	   *not_index = palloc0(sizeof(bool) * Max(n, 1));
+	int		   *unused = palloc0(sizeof(int) * Max(n, 1));
+	parsed_path pp = {.n = n, .keys = keys, .lens = lens, .is_index = not_index, .index = unused, .stop = stop};
+	const uint8_t *v = lookup_datum(doc, &pp, slices);
+
+	pfree(not_index);
+	pfree(unused);
+	return v;
 }
 
 bool

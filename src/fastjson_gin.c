@@ -7,7 +7,16 @@
  *     as jsonb's do, so ? finds them. Supports @>, ?, ?| and ?&.
  *   fastjson_path_ops: jsonb_path_ops semantics. One int4 entry per scalar
  *     value: a hash of the object keys on its path and of the value.
- *     Supports @> only; smaller and faster for it.
+ *     Supports @>; smaller and faster for it.
+ *
+ * Both also answer @? and @@ (fastjson, jsonpath) as jsonb's classes do
+ * (jsonb_gin.c): the path expression is read for statements an index can
+ * check, "accessor chain == literal" and, through filters, their AND and OR
+ * combinations, and turned into a tree of entries that the consistent
+ * functions evaluate; an expression with nothing to check scans the whole
+ * index. fastjson_ops checks the keys of the chain and the literal (a string
+ * as a value or as an array element, as the path allows); fastjson_path_ops
+ * the hash of the chain's keys and the literal. Every match is rechecked.
  *
  * Numbers are entered in a normal form (see number_normal), so 1, 1.0, 1e0
  * and 10e-1 meet; strings longer than JGIN_MAXLENGTH are hashed, as jsonb
@@ -26,12 +35,17 @@
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/jsonpath.h"
+
+#include "tape_writer.h"
 
 /* The strategy numbers jsonb's operator classes use. */
 #define STRATEGY_CONTAINS 7
 #define STRATEGY_EXISTS 9
 #define STRATEGY_EXISTS_ANY 10
 #define STRATEGY_EXISTS_ALL 11
+#define STRATEGY_JSONPATH_EXISTS 15
+#define STRATEGY_JSONPATH_MATCH 16
 
 /* Entry flag bytes (as jsonb's JGINFLAG_*). */
 #define GIN_KEY 0x01
@@ -346,6 +360,398 @@ extract_path_ops(const uint8_t *v, uint32 path_hash, entries *e)
 	}
 }
 
+/* ------------------------------------------------------- jsonpath queries */
+
+/*
+ * What an index can check of a path expression: a tree whose leaves are
+ * entries and whose inner nodes AND and OR them. A document can match only
+ * if the tree is not false for its entries.
+ */
+typedef enum JpNodeType
+{
+	JP_OR,
+	JP_AND,
+	JP_ENTRY
+} JpNodeType;
+
+typedef struct JpNode
+{
+	JpNodeType	type;
+	int			nargs;			/* JP_OR, JP_AND */
+	int			index;			/* JP_ENTRY, once emitted: the entry's number */
+	Datum		entry;			/* JP_ENTRY */
+	struct JpNode *args[FLEXIBLE_ARRAY_MEMBER];
+} JpNode;
+
+/* fastjson_ops: the accessors of a chain, last first (a persistent list). */
+typedef struct JpStep
+{
+	const struct JpStep *parent;
+	int			type;			/* jpiKey, jpiAny, jpiAnyKey, jpiAnyArray, jpiIndexArray */
+	const char *key;			/* jpiKey */
+	int32		keylen;
+} JpStep;
+
+/* The chain from $ (or from the item a filter looks at) to a point of the path. */
+typedef struct JpPath
+{
+	const JpStep *steps;		/* fastjson_ops */
+	uint32		hash;			/* fastjson_path_ops: the keys' hash */
+} JpPath;
+
+typedef struct JpContext
+{
+	bool		path_ops;
+	bool		lax;
+} JpContext;
+
+static JpNode *jp_bool(const JpContext *cx, JpPath path, JsonPathItem *jsp, bool not);
+
+static JpNode *
+jp_entry(Datum entry)
+{
+	JpNode	   *n = palloc(offsetof(JpNode, args));
+
+	n->type = JP_ENTRY;
+	n->nargs = 0;
+	n->entry = entry;
+	return n;
+}
+
+static JpNode *
+jp_expr(JpNodeType type, int nargs)
+{
+	JpNode	   *n = palloc(offsetof(JpNode, args) + sizeof(JpNode *) * nargs);
+
+	n->type = type;
+	n->nargs = nargs;
+	return n;
+}
+
+static JpNode *
+jp_binary(JpNodeType type, JpNode *a, JpNode *b)
+{
+	JpNode	   *n = jp_expr(type, 2);
+
+	n->args[0] = a;
+	n->args[1] = b;
+	return n;
+}
+
+/* Extend the chain by an accessor; false for items an index cannot follow. */
+static bool
+jp_add_step(const JpContext *cx, JpPath *path, JsonPathItem *jsp)
+{
+	int32		len;
+	char	   *key;
+	JpStep	   *st;
+
+	if (jsp->type == jpiRoot)
+	{
+		path->steps = NULL;
+		path->hash = 0;
+		return true;
+	}
+	if (cx->path_ops)
+	{
+		switch ((int) jsp->type)
+		{
+			case jpiKey:
+				key = jspGetString(jsp, &len);
+				path->hash = pg_rotate_left32(path->hash, 1) ^
+					DatumGetUInt32(hash_any((const unsigned char *) key, len));
+				return true;
+			case jpiIndexArray:
+			case jpiAnyArray:
+				return true;	/* arrays are not in the hash */
+			default:
+				return false;	/* wildcards and methods: the keys are not known */
+		}
+	}
+	switch ((int) jsp->type)
+	{
+		case jpiKey:
+		case jpiAny:
+		case jpiAnyKey:
+		case jpiAnyArray:
+		case jpiIndexArray:
+			st = palloc(sizeof(JpStep));
+			st->parent = path->steps;
+			st->type = jsp->type;
+			st->key = jsp->type == jpiKey ? jspGetString(jsp, &st->keylen) : NULL;
+			path->steps = st;
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* The tape value of a literal of the path (buf: room for a number or a string's header). */
+static const uint8_t *
+jp_literal(JsonPathItem *jsp)
+{
+	static const uint8_t null_tag = FJ_TAG(FJ_LITERAL, FJ_NULL);
+	static const uint8_t false_tag = FJ_TAG(FJ_LITERAL, FJ_FALSE);
+	static const uint8_t true_tag = FJ_TAG(FJ_LITERAL, FJ_TRUE);
+	uint8_t    *t;
+	char	   *s;
+	int32		len;
+
+	switch ((int) jsp->type)
+	{
+		case jpiNull:
+			return &null_tag;
+		case jpiBool:
+			return jspGetBool(jsp) ? &true_tag : &false_tag;
+		case jpiNumeric:
+			s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(jspGetNumeric(jsp))));
+			len = (int32) strlen(s);
+			t = palloc(len + 9);
+			fj_put_number(t, (const uint8_t *) s, len);
+			return t;
+		case jpiString:
+			s = jspGetString(jsp, &len);
+			t = palloc(len + 5);
+			memcpy(fj_put_text_header(t, FJ_STRING, len), s, len);
+			return t;
+	}
+	elog(ERROR, "invalid scalar jsonpath item type: %d", jsp->type);
+	return NULL;
+}
+
+/*
+ * The nodes that check "chain == scalar" (scalar NULL: EXISTS(chain), which
+ * no entry checks; only the chain's filters give nodes then).
+ */
+static List *
+jp_chain_nodes(const JpContext *cx, JpPath path, const uint8_t *scalar, List *nodes)
+{
+	const JpStep *st;
+	bool		as_key,
+				as_value;
+
+	if (!scalar)
+		return nodes;
+	if (cx->path_ops)
+		return lappend(nodes, jp_entry(UInt32GetDatum(hash_scalar(scalar, path.hash))));
+	for (st = path.steps; st; st = st->parent)
+		if (st->type == jpiKey)
+			nodes = lappend(nodes, jp_entry(text_entry(GIN_KEY, st->key, st->keylen)));
+	if (FJ_TYPE(scalar[0]) != FJ_STRING)
+		return lappend(nodes, jp_entry(scalar_entry(scalar, false)));
+	/*
+	 * A string array element (and a string root) is entered as a key. Lax
+	 * mode unwraps arrays, .** reaches both: either entry. In strict mode
+	 * an element accessor gives elements, a chain with none the root (a
+	 * string root is the only scalar $ can be), and a key a member value.
+	 */
+	if (cx->lax || (path.steps && path.steps->type == jpiAny))
+		as_key = as_value = true;
+	else if (!path.steps || path.steps->type == jpiAnyArray || path.steps->type == jpiIndexArray)
+		as_key = true, as_value = false;
+	else
+		as_key = false, as_value = true;
+	if (as_key && as_value)
+		return lappend(nodes, jp_binary(JP_OR, jp_entry(scalar_entry(scalar, true)),
+										jp_entry(scalar_entry(scalar, false))));
+	return lappend(nodes, jp_entry(scalar_entry(scalar, as_key)));
+}
+
+/* The nodes of a chain (from path, its filters included) compared with scalar. */
+static JpNode *
+jp_chain(const JpContext *cx, JpPath path, JsonPathItem *jsp, const uint8_t *scalar)
+{
+	JsonPathItem next;
+	List	   *nodes = NIL;
+	bool		whole = true;
+	JpNode	   *n;
+	ListCell   *lc;
+	int			i = 0;
+
+	for (;;)
+	{
+		if (jsp->type == jpiFilter)
+		{
+			JsonPathItem arg;
+			JpNode	   *f;
+
+			jspGetArg(jsp, &arg);
+			f = jp_bool(cx, path, &arg, false);
+			if (f)
+				nodes = lappend(nodes, f);
+		}
+		else if (jsp->type != jpiCurrent && !jp_add_step(cx, &path, jsp))
+		{
+			/* an item the index cannot follow: only the filters so far count */
+			whole = false;
+			break;
+		}
+		if (!jspGetNext(jsp, &next))
+			break;
+		jsp = &next;
+	}
+	if (whole)
+		nodes = jp_chain_nodes(cx, path, scalar, nodes);
+	if (nodes == NIL)
+		return NULL;
+	if (list_length(nodes) == 1)
+		return linitial(nodes);
+	n = jp_expr(JP_AND, list_length(nodes));
+	foreach(lc, nodes)
+		n->args[i++] = lfirst(lc);
+	return n;
+}
+
+/* The nodes of a predicate (not: under a negation), or NULL when nothing can be checked. */
+static JpNode *
+jp_bool(const JpContext *cx, JpPath path, JsonPathItem *jsp, bool not)
+{
+	JsonPathItem l,
+				r;
+
+	check_stack_depth();
+	switch ((int) jsp->type)
+	{
+		case jpiAnd:
+		case jpiOr:
+			{
+				JpNode	   *a,
+						   *b;
+
+				jspGetLeftArg(jsp, &l);
+				a = jp_bool(cx, path, &l, not);
+				jspGetRightArg(jsp, &r);
+				b = jp_bool(cx, path, &r, not);
+				if (!a || !b)
+				{
+					/* of an AND either side narrows; of an OR both must */
+					if (jsp->type == jpiOr ? !not : not)
+						return NULL;
+					return a ? a : b;
+				}
+				return jp_binary((jsp->type == jpiAnd) != not ? JP_AND : JP_OR, a, b);
+			}
+		case jpiNot:
+			jspGetArg(jsp, &l);
+			return jp_bool(cx, path, &l, !not);
+		case jpiExists:
+			if (not)
+				return NULL;
+			jspGetArg(jsp, &l);
+			return jp_chain(cx, path, &l, NULL);
+		case jpiEqual:
+			if (not)
+				return NULL;
+			jspGetLeftArg(jsp, &l);
+			jspGetRightArg(jsp, &r);
+			if (jspIsScalar(l.type))
+				return jp_chain(cx, path, &r, jp_literal(&l));
+			if (jspIsScalar(r.type))
+				return jp_chain(cx, path, &l, jp_literal(&r));
+			return NULL;
+		default:
+			/* != (a negated == is not "!="), <, starts with, ...: nothing to check */
+			return NULL;
+	}
+}
+
+static void
+jp_emit(JpNode *n, entries *e)
+{
+	int			i;
+
+	check_stack_depth();
+	if (n->type == JP_ENTRY)
+	{
+		n->index = e->n;
+		entries_add(e, n->entry);
+		return;
+	}
+	for (i = 0; i < n->nargs; i++)
+		jp_emit(n->args[i], e);
+}
+
+/* The tree's value for the entries present (check: bool[] or GinTernaryValue[]). */
+static GinTernaryValue
+jp_eval(const JpNode *n, const void *check, bool ternary)
+{
+	GinTernaryValue res,
+				v;
+	int			i;
+
+	check_stack_depth();
+	switch (n->type)
+	{
+		case JP_ENTRY:
+			if (ternary)
+				return ((const GinTernaryValue *) check)[n->index];
+			return ((const bool *) check)[n->index] ? GIN_TRUE : GIN_FALSE;
+		case JP_AND:
+			res = GIN_TRUE;
+			for (i = 0; i < n->nargs; i++)
+			{
+				v = jp_eval(n->args[i], check, ternary);
+				if (v == GIN_FALSE)
+					return GIN_FALSE;
+				if (v == GIN_MAYBE)
+					res = GIN_MAYBE;
+			}
+			return res;
+		case JP_OR:
+			res = GIN_FALSE;
+			for (i = 0; i < n->nargs; i++)
+			{
+				v = jp_eval(n->args[i], check, ternary);
+				if (v == GIN_TRUE)
+					return GIN_TRUE;
+				if (v == GIN_MAYBE)
+					res = GIN_MAYBE;
+			}
+			return res;
+	}
+	return GIN_MAYBE;
+}
+
+/*
+ * The entries of a jsonpath query (@? or @@) into e; the tree goes to
+ * extra_data[0]. No entries: the whole index is scanned.
+ */
+static void
+jp_extract_query(JsonPath *jp, StrategyNumber strategy, bool path_ops, entries *e,
+				 int32 *search_mode, Pointer **extra_data)
+{
+	JpContext	cx = {path_ops, (jp->header & JSONPATH_LAX) != 0};
+	JpPath		path = {NULL, 0};
+	JsonPathItem root;
+	JpNode	   *n;
+
+	jspInit(&root, jp);
+	/* jb @? path is jb @@ exists(path) */
+	n = strategy == STRATEGY_JSONPATH_EXISTS ? jp_chain(&cx, path, &root, NULL)
+		: jp_bool(&cx, path, &root, false);
+	if (n)
+		jp_emit(n, e);
+	if (e->n == 0)
+	{
+		*search_mode = GIN_SEARCH_MODE_ALL;
+		return;
+	}
+	*extra_data = palloc0(sizeof(Pointer) * e->n);
+	(*extra_data)[0] = (Pointer) n;
+}
+
+/* consistent for @? and @@: the tree, never certain (recheck). */
+static GinTernaryValue
+jp_consistent(const void *check, int32 nkeys, Pointer *extra_data, bool ternary)
+{
+	GinTernaryValue v;
+
+	if (nkeys == 0)
+		return GIN_MAYBE;
+	v = jp_eval((const JpNode *) extra_data[0], check, ternary);
+	return v == GIN_TRUE ? GIN_MAYBE : v;
+}
+
 /* ------------------------------------------------------------ fastjson_ops */
 
 PG_FUNCTION_INFO_V1(fastjson_gin_compare);
@@ -422,6 +828,9 @@ fastjson_gin_extract_query(PG_FUNCTION_ARGS)
 		if (e.n == 0 && strategy == STRATEGY_EXISTS_ALL)
 			*search_mode = GIN_SEARCH_MODE_ALL;
 	}
+	else if (strategy == STRATEGY_JSONPATH_EXISTS || strategy == STRATEGY_JSONPATH_MATCH)
+		jp_extract_query(PG_GETARG_JSONPATH_P(0), strategy, false, &e, search_mode,
+						 (Pointer **) PG_GETARG_POINTER(4));
 	else
 		elog(ERROR, "unrecognized strategy number: %d", strategy);
 	*nentries = e.n;
@@ -436,10 +845,13 @@ fastjson_gin_consistent(PG_FUNCTION_ARGS)
 	bool	   *check = (bool *) PG_GETARG_POINTER(0);
 	StrategyNumber strategy = PG_GETARG_UINT16(1);
 	int32		nkeys = PG_GETARG_INT32(3);
+	Pointer    *extra_data = (Pointer *) PG_GETARG_POINTER(4);
 	bool	   *recheck = (bool *) PG_GETARG_POINTER(5);
 	int32		i;
 
 	*recheck = true;
+	if (strategy == STRATEGY_JSONPATH_EXISTS || strategy == STRATEGY_JSONPATH_MATCH)
+		PG_RETURN_BOOL(jp_consistent(check, nkeys, extra_data, false) != GIN_FALSE);
 	if (strategy == STRATEGY_EXISTS_ANY)
 	{
 		for (i = 0; i < nkeys; i++)
@@ -462,9 +874,12 @@ fastjson_gin_triconsistent(PG_FUNCTION_ARGS)
 	GinTernaryValue *check = (GinTernaryValue *) PG_GETARG_POINTER(0);
 	StrategyNumber strategy = PG_GETARG_UINT16(1);
 	int32		nkeys = PG_GETARG_INT32(3);
+	Pointer    *extra_data = (Pointer *) PG_GETARG_POINTER(4);
 	GinTernaryValue res = strategy == STRATEGY_EXISTS_ANY ? GIN_FALSE : GIN_MAYBE;
 	int32		i;
 
+	if (strategy == STRATEGY_JSONPATH_EXISTS || strategy == STRATEGY_JSONPATH_MATCH)
+		PG_RETURN_GIN_TERNARY_VALUE(jp_consistent(check, nkeys, extra_data, true));
 	for (i = 0; i < nkeys; i++)
 	{
 		if (strategy == STRATEGY_EXISTS_ANY)
@@ -500,17 +915,24 @@ PG_FUNCTION_INFO_V1(fastjson_gin_extract_path_query);
 Datum
 fastjson_gin_extract_path_query(PG_FUNCTION_ARGS)
 {
-	Fastjson   *q = PG_GETARG_FASTJSON_P(0);
 	int32	   *nentries = (int32 *) PG_GETARG_POINTER(1);
 	StrategyNumber strategy = PG_GETARG_UINT16(2);
 	int32	   *search_mode = (int32 *) PG_GETARG_POINTER(6);
 	entries		e = {0};
 
-	if (strategy != STRATEGY_CONTAINS)
+	if (strategy == STRATEGY_CONTAINS)
+	{
+		Fastjson   *q = PG_GETARG_FASTJSON_P(0);
+
+		extract_path_ops(FJ_ROOT(q), 0, &e);
+		if (e.n == 0)
+			*search_mode = GIN_SEARCH_MODE_ALL;
+	}
+	else if (strategy == STRATEGY_JSONPATH_EXISTS || strategy == STRATEGY_JSONPATH_MATCH)
+		jp_extract_query(PG_GETARG_JSONPATH_P(0), strategy, true, &e, search_mode,
+						 (Pointer **) PG_GETARG_POINTER(4));
+	else
 		elog(ERROR, "unrecognized strategy number: %d", strategy);
-	extract_path_ops(FJ_ROOT(q), 0, &e);
-	if (e.n == 0)
-		*search_mode = GIN_SEARCH_MODE_ALL;
 	*nentries = e.n;
 	PG_RETURN_POINTER(ENTRIES(e));
 }
@@ -521,11 +943,15 @@ Datum
 fastjson_gin_consistent_path(PG_FUNCTION_ARGS)
 {
 	bool	   *check = (bool *) PG_GETARG_POINTER(0);
+	StrategyNumber strategy = PG_GETARG_UINT16(1);
 	int32		nkeys = PG_GETARG_INT32(3);
+	Pointer    *extra_data = (Pointer *) PG_GETARG_POINTER(4);
 	bool	   *recheck = (bool *) PG_GETARG_POINTER(5);
 	int32		i;
 
 	*recheck = true;
+	if (strategy == STRATEGY_JSONPATH_EXISTS || strategy == STRATEGY_JSONPATH_MATCH)
+		PG_RETURN_BOOL(jp_consistent(check, nkeys, extra_data, false) != GIN_FALSE);
 	for (i = 0; i < nkeys; i++)
 		if (!check[i])
 			PG_RETURN_BOOL(false);
@@ -538,9 +964,13 @@ Datum
 fastjson_gin_triconsistent_path(PG_FUNCTION_ARGS)
 {
 	GinTernaryValue *check = (GinTernaryValue *) PG_GETARG_POINTER(0);
+	StrategyNumber strategy = PG_GETARG_UINT16(1);
 	int32		nkeys = PG_GETARG_INT32(3);
+	Pointer    *extra_data = (Pointer *) PG_GETARG_POINTER(4);
 	int32		i;
 
+	if (strategy == STRATEGY_JSONPATH_EXISTS || strategy == STRATEGY_JSONPATH_MATCH)
+		PG_RETURN_GIN_TERNARY_VALUE(jp_consistent(check, nkeys, extra_data, true));
 	for (i = 0; i < nkeys; i++)
 		if (check[i] == GIN_FALSE)
 			PG_RETURN_GIN_TERNARY_VALUE(GIN_FALSE);
