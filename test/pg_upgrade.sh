@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # pg_upgrade across major versions with fastjson: a cluster of the old
-# version stores documents (small, compressed in the row, out of line) with
+# version stores documents (small, large in the stored form, out of line) with
 # GIN (both operator classes), hash and btree indexes and a hash-partitioned
 # table; pg_upgrade moves it to the new version; every value must come back
 # byte for byte (its send form), with the same hash, and every index must
@@ -43,7 +43,7 @@ snapshot() {	# psql function, output file
 	"$1" -A -t >"$2" <<'SQL'
 SET enable_seqscan = off;
 SELECT 'row', id, md5(fastjson_send(doc)), fastjson_hash(doc), fastjson_hash_extended(doc, 7),
-	pg_column_compression(doc) IS NOT NULL FROM docs ORDER BY id;
+	fastjson_storage_form(doc), pg_column_compression(doc) IS NOT NULL FROM docs ORDER BY id;
 SELECT 'gin ops @>', array_agg(id ORDER BY id) FROM docs WHERE doc @> '{"k":"c","nested":{"x":2}}';
 SELECT 'gin ops ?', array_agg(id ORDER BY id) FROM docs WHERE doc ? 'a';
 SELECT 'gin path_ops @>', array_agg(id ORDER BY id) FROM docs2 WHERE doc @> '{"k":"b"}';
@@ -64,7 +64,7 @@ CREATE TABLE docs (id int PRIMARY KEY, doc fastjson);
 INSERT INTO docs
 SELECT g, format('{"id":%s,"k":"%s","n":%s,"nested":{"x":%s,"s":"%s"},"big":"%s"}',
 	g, chr(97 + g % 5), CASE WHEN g % 3 = 0 THEN g || '.50' ELSE g::text END, g % 7, repeat('é', g % 9),
-	CASE WHEN g % 50 = 0 THEN repeat(md5(g::text), 4000)			-- out of line
+	CASE WHEN g % 50 = 0 THEN (SELECT string_agg(md5((g * 1000 + i)::text), '') FROM generate_series(1, 300) i)	-- out of line
 		 WHEN g % 10 = 0 THEN repeat('abc', 2000) ELSE '' END)::fastjson	-- compressed in the row
 FROM generate_series(1, 2000) g;
 INSERT INTO docs VALUES (2001, '{"a":1,"a":2}'), (2002, '[1.0,1e2,-0.0,123456789012345678901234567890]'),
@@ -112,10 +112,15 @@ psql_new -c "SELECT extversion FROM pg_extension WHERE extname = 'fastjson'" -A 
 psql_new -A -t -c "SET enable_seqscan = off" -c "EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE doc @> '{\"k\":\"c\"}'" \
 	-c "EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE doc = '{\"a\":2}'" \
 	-c "EXPLAIN (COSTS OFF) SELECT id FROM docs2 WHERE doc @> '{\"k\":\"b\"}'" | grep -E 'Index' | sed 's/^/pg_upgrade.sh:   /'
-rows=$(grep -c '^row|' "$W/after.txt")
-stored=$(grep -c '^row|.*|t$' "$W/after.txt")
+rows=$(grep -c '^row|' "$W/after.txt" || true)
+blocks=$(grep -c '^row|.*|blocks|' "$W/after.txt" || true)
+compressed=$(grep -c '^row|.*|t$' "$W/after.txt" || true)
+if [ "$blocks" -eq 0 ]; then
+	echo "pg_upgrade.sh: no value is in the stored form of large documents: the test lost its point"
+	exit 1
+fi
 if ! diff "$W/before.txt" "$W/after.txt"; then
 	echo "pg_upgrade.sh: values or answers differ after pg_upgrade"
 	exit 1
 fi
-echo "pg_upgrade.sh: $rows values byte for byte ($stored compressed or out of line), hashes, GIN/hash/btree answers and hash partitions as before"
+echo "pg_upgrade.sh: $rows values byte for byte ($blocks in the stored form of large documents, $compressed compressed by PostgreSQL), hashes, GIN/hash/btree answers and hash partitions as before"
