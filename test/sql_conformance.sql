@@ -148,6 +148,12 @@ $$;
 -- results compared by value: numbers as numeric, containers as jsonb).
 -- The documents are cast inside the statement (a MATERIALIZED CTE keeps
 -- them in memory): read from a table, each lookup would decompress them again.
+-- f is each document held whole (#> '{}' makes a plain tape), fs the value
+-- the cast made, which a large document gets in its stored form (blocks);
+-- an eighth of the paths (by hash) are also looked up in fs, whose answers
+-- must be f's byte for byte. (A lookup by array index in a large stored
+-- value visits the block of every element before it: every path on fs too
+-- would take minutes.)
 CREATE FUNCTION pg_temp.same_text(ft text, jt text, jv jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
 	SELECT CASE
 		WHEN ft IS NULL OR jt IS NULL THEN ft IS NULL AND jt IS NULL
@@ -157,7 +163,7 @@ CREATE FUNCTION pg_temp.same_text(ft text, jt text, jv jsonb) RETURNS boolean LA
 $$;
 CREATE TEMP TABLE cdiff AS
 WITH RECURSIVE d AS MATERIALIZED (
-	SELECT name, doc::jsonb AS j, doc::fastjson AS f FROM corpus
+	SELECT name, doc::jsonb AS j, doc::fastjson #> '{}' AS f, doc::fastjson AS fs FROM corpus
 ), paths(name, path, v, depth) AS (
 	SELECT name, ARRAY[]::text[], j, 0 FROM d
 	UNION ALL
@@ -190,6 +196,9 @@ WITH RECURSIVE d AS MATERIALIZED (
 				AND pg_temp.same_text(s.fparent ->> s.last::int, s.jparent ->> s.last::int, s.jv)
 			 ELSE (s.fparent -> s.last)::jsonb IS NOT DISTINCT FROM (s.jparent -> s.last)
 				AND pg_temp.same_text(s.fparent ->> s.last, s.jparent ->> s.last, s.jv) END AS arrow_ok,
+		CASE WHEN hashtext(p.path::text) % 8 <> 0 THEN true
+			 ELSE (d.fs #> p.path)::text IS NOT DISTINCT FROM s.fv::text
+				AND (d.fs #>> p.path) IS NOT DISTINCT FROM (d.f #>> p.path) END AS stored_ok,
 		fastjson_typeof(s.fv) IS NOT DISTINCT FROM jsonb_typeof(s.jv) AS typeof_ok,
 		CASE WHEN jsonb_typeof(s.jv) = 'array' THEN fastjson_array_length(s.fv) = jsonb_array_length(s.jv) ELSE true END AS length_ok,
 		CASE WHEN jsonb_typeof(s.jv) = 'object' THEN
@@ -207,10 +216,11 @@ WITH RECURSIVE d AS MATERIALIZED (
 			ELSE true END AS array_ok
 	) x
 )
-SELECT name, path, path_ok, path_text_ok, arrow_ok, typeof_ok, length_ok, object_ok, array_ok
+SELECT name, path, path_ok, path_text_ok, arrow_ok, stored_ok, typeof_ok, length_ok, object_ok, array_ok
 FROM checked;
 SELECT count(*) AS corpus_paths_checked, count(DISTINCT name) AS documents FROM cdiff;
-DELETE FROM cdiff WHERE path_ok AND path_text_ok AND arrow_ok AND typeof_ok AND length_ok AND object_ok AND array_ok;
+SELECT count(*) FILTER (WHERE fastjson_storage_form(fs) = 'blocks') AS documents_in_blocks FROM (SELECT doc::fastjson AS fs FROM corpus) c;
+DELETE FROM cdiff WHERE path_ok AND path_text_ok AND arrow_ok AND stored_ok AND typeof_ok AND length_ok AND object_ok AND array_ok;
 SELECT count(*) AS path_differences FROM cdiff;
 SELECT name, path FROM cdiff LIMIT 10;
 DO $$
