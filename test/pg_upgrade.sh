@@ -48,7 +48,7 @@ SELECT 'gin ops @>', array_agg(id ORDER BY id) FROM docs WHERE doc @> '{"k":"c",
 SELECT 'gin ops ?', array_agg(id ORDER BY id) FROM docs WHERE doc ? 'a';
 SELECT 'gin path_ops @>', array_agg(id ORDER BY id) FROM docs2 WHERE doc @> '{"k":"b"}';
 SELECT 'hash =', array_agg(id ORDER BY id) FROM docs WHERE doc = '{"a":2}';
-SELECT 'btree <', array_agg(id ORDER BY id) FROM docs WHERE doc < '{"id":3}';
+SELECT 'btree <', array_agg(id ORDER BY id) FROM docs WHERE doc < '{"id":3}' AND id % 50 <> 0;
 SELECT 'lookup', sum((doc ->> 'id')::int), count(doc #>> '{nested,s}') FROM docs;
 SELECT 'partitions', tableoid::regclass, count(*) FROM parts GROUP BY 2 ORDER BY 2;
 SQL
@@ -73,7 +73,8 @@ CREATE TABLE docs2 AS SELECT * FROM docs;
 CREATE INDEX docs_gin ON docs USING gin (doc);
 CREATE INDEX docs2_gin_path ON docs2 USING gin (doc fastjson_path_ops);
 CREATE INDEX docs_hash ON docs USING hash (doc);
-CREATE INDEX docs_btree ON docs (doc);
+-- a btree entry must fit in a page: not the out-of-line values
+CREATE INDEX docs_btree ON docs (doc) WHERE id % 50 <> 0;
 CREATE TABLE parts (doc fastjson) PARTITION BY HASH (doc);
 CREATE TABLE parts0 PARTITION OF parts FOR VALUES WITH (MODULUS 3, REMAINDER 0);
 CREATE TABLE parts1 PARTITION OF parts FOR VALUES WITH (MODULUS 3, REMAINDER 1);
