@@ -216,7 +216,9 @@ BEGIN
             e := (r.val)::int;
             r := bench_cbor_item(b, r.pos);
             pos := r.pos;
-            val := to_jsonb((r.val)::numeric * power(10::numeric, e));
+            -- mantissa e exponent, read as numeric text: exact (power(10, e) of a
+            -- negative e keeps only 16 digits, so 4([-18, m]) would come out 0)
+            val := to_jsonb(((r.val)::text || 'e' || e)::numeric);
         ELSE
             r := bench_cbor_item(b, pos);
             pos := r.pos;
