@@ -10,8 +10,8 @@
 # start a throwaway cluster as the postgres user, run pg_regress (sql/,
 # expected/, with the version's alternative outputs), the SQL conformance
 # checks over ../shared/data and a shorter jsonpath differential against jsonb
-# (test/jsonpath_differential.py: 1,200 expressions, every item type the
-# version knows; the full 3,400 run on 15 in test_sql.sh), and stop the
+# (test/jsonpath_differential.py --paths 600: about 3,700 expressions over
+# every version's own jsonpath language; the full 5,874 run on 15 in test_sql.sh), and stop the
 # cluster. FJ_MATRIX_JOBS versions (default 2) run at a time, each in its own
 # folder, cluster and port; their output is printed in version order. Then
 # pg_upgrade to the newest version built, from Debian's 15 and from the oldest
