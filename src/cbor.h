@@ -112,6 +112,11 @@ fj_code		fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_op
 size_t		fj_double_shortest(double d, char *out);
 /* The same; *exponent tells whether the text has an exponent (else it has a point). */
 size_t		fj_double_shortest_form(double d, char *out, bool *exponent);
+/*
+ * The digits of that text for the finite positive a: a = *digits * 10^*e10,
+ * *digits without trailing zeros. fj_double_shortest_form writes them out.
+ */
+void		fj_double_shortest_digits(double a, uint64_t *digits, int *e10);
 
 /* A JSON number's text split into its parts (the text must be valid). */
 typedef struct fj_number_parts

@@ -140,6 +140,20 @@ reserve(decoder *d, size_t n)
 	return reserve_slack(d, n, 0);
 }
 
+/*
+ * Room for a PACKED fraction of len characters written by
+ * fj_put_packed_fraction (16 bytes of nibbles, whatever its length),
+ * counted against max_size as its text's 9 + len bytes.
+ */
+static inline bool
+reserve_packed_fraction(decoder *d, size_t len)
+{
+	size_t		need = 9 + len,
+				writes = 2 + 16;
+
+	return need >= writes ? reserve(d, need) : reserve_slack(d, writes, writes - need);
+}
+
 /* Append n bytes to a scratch buffer. */
 static bool
 append(decoder *d, fj_buf *b, const void *p, size_t n)
@@ -769,28 +783,43 @@ on_literal(decoder *d, int literal)
 static bool
 put_float(decoder *d, double v)
 {
-	/* the text, then readable bytes for fj_pack_number's 8-byte reads */
-	char		buf[FJ_DOUBLE_TEXT_MAX + 8];
+	/* the exponent form's text */
+	char		buf[FJ_DOUBLE_TEXT_MAX];
 	bool		exponent;
-	size_t		n = fj_double_shortest_form(v, buf, &exponent);
+	size_t		n;
 	uint8_t    *w;
+	double		a = fabs(v);
 
-	if (!reserve(d, 9 + n))
-		return false;
-	w = d->out.data + d->out.len;
-	if (!exponent)
+	if (a != 0 && a >= 1e-4 && a < 1e16)
 	{
-		/* fj_put_packed, reading whole 8-byte blocks (bytes past the text only reach nibbles past it) */
-		memset(buf + n, '0', 8);
-		w = fj_put_packed_header(w, (unsigned) n);
-		fj_pack_number(w, (const uint8_t *) buf, (unsigned) n, (const uint8_t *) buf + n + 8, fj_pack8);
-		w += (n + 1) / 2;
+		/*
+		 * fj_double_shortest_form's plain layout (its point from -3 to 16)
+		 * written as PACKED nibbles straight from the digits
+		 */
+		uint64_t	digits;
+		int			e10;
+		unsigned	len;
+
+		fj_double_shortest_digits(a, &digits, &e10);
+		len = fj_decimal_length(digits);
+		if (!reserve_packed_fraction(d, fj_packed_fraction_len(signbit(v), len, e10 + (int) len)))
+			return false;
+		w = fj_put_packed_fraction(d->out.data + d->out.len, signbit(v), digits, len, e10 + (int) len);
 	}
 	else
 	{
-		w = fj_put_text_header(w, FJ_NUMBER, n);
-		memcpy(w, buf, n);
-		w += n;
+		n = fj_double_shortest_form(v, buf, &exponent);
+		if (!reserve(d, 9 + n))
+			return false;
+		w = d->out.data + d->out.len;
+		if (!exponent)
+			w = fj_put_packed(w, (const uint8_t *) buf, (unsigned) n);
+		else
+		{
+			w = fj_put_text_header(w, FJ_NUMBER, n);
+			memcpy(w, buf, n);
+			w += n;
+		}
 	}
 	d->out.len = (size_t) (w - d->out.data);
 	return true;
@@ -1271,7 +1300,8 @@ fast_decimal(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 				n,
 				tlen = 0;
 	uint64_t	em,
-				mm;
+				mm,
+				mag;
 	int64_t		e,
 				adjusted;
 	bool		neg;
@@ -1292,7 +1322,8 @@ fast_decimal(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 		return false;
 	e = (in[epos] & 0x20) ? -1 - (int64_t) em : (int64_t) em;
 	neg = (in[mpos] & 0x20) != 0;
-	n = (size_t) (fj_put_u64_text(digits, neg ? mm + 1 : mm) - digits);
+	mag = neg ? mm + 1 : mm;
+	n = mag ? fj_decimal_length(mag) : 1;
 	if (e == 0)
 	{
 		/* an integer: put_integer_digits, when it fits int64 */
@@ -1313,57 +1344,37 @@ fast_decimal(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 		item_done(d);
 		return true;
 	}
-	/* put_decimal's text */
 	adjusted = e + ((int64_t) n - 1);
-	if (neg)
-		text[tlen++] = '-';
 	if (e < 0 && adjusted >= -6)
 	{
-		int64_t		point = (int64_t) n + e;
-
-		if (point > 0)
-		{
-			memcpy(text + tlen, digits, (size_t) point);
-			tlen += (size_t) point;
-			text[tlen++] = '.';
-			memcpy(text + tlen, digits + point, n - (size_t) point);
-			tlen += n - (size_t) point;
-		}
-		else
-		{
-			text[tlen++] = '0';
-			text[tlen++] = '.';
-			for (; point < 0; point++)
-				text[tlen++] = '0';
-			memcpy(text + tlen, digits, n);
-			tlen += n;
-		}
+		/* put_decimal's plain text, as PACKED nibbles straight from the mantissa */
+		if (!reserve_packed_fraction(d, fj_packed_fraction_len(neg, (unsigned) n, (int) (n + e))))
+			return true;
+		w = fj_put_packed_fraction(d->out.data + d->out.len, neg, mag, (unsigned) n, (int) (n + e));
+		d->out.len = (size_t) (w - d->out.data);
+		item_done(d);
+		return true;
 	}
-	else
+	/* put_decimal's text, in exponent form */
+	fj_put_u64_text(digits, mag);
+	if (neg)
+		text[tlen++] = '-';
+	text[tlen++] = digits[0];
+	if (n > 1)
 	{
-		text[tlen++] = digits[0];
-		if (n > 1)
-		{
-			text[tlen++] = '.';
-			memcpy(text + tlen, digits + 1, n - 1);
-			tlen += n - 1;
-		}
-		text[tlen++] = 'e';
-		text[tlen++] = adjusted < 0 ? '-' : '+';
-		tlen = (size_t) (fj_put_u64_text(text + tlen, adjusted < 0 ? 0 - (uint64_t) adjusted : (uint64_t) adjusted) - text);
+		text[tlen++] = '.';
+		memcpy(text + tlen, digits + 1, n - 1);
+		tlen += n - 1;
 	}
-	/* put_number_text: never an integer here; PACKED without an exponent */
+	text[tlen++] = 'e';
+	text[tlen++] = adjusted < 0 ? '-' : '+';
+	tlen = (size_t) (fj_put_u64_text(text + tlen, adjusted < 0 ? 0 - (uint64_t) adjusted : (uint64_t) adjusted) - text);
+	/* put_number_text: never an integer here, and with an exponent: NUMBER */
 	if (!reserve(d, 9 + tlen))
 		return true;
-	w = d->out.data + d->out.len;
-	if (!memchr(text, 'e', tlen) && tlen <= FJ_PACKED_MAX)
-		w = fj_put_packed(w, text, (unsigned) tlen);
-	else
-	{
-		w = fj_put_text_header(w, FJ_NUMBER, tlen);
-		memcpy(w, text, tlen);
-		w += tlen;
-	}
+	w = fj_put_text_header(d->out.data + d->out.len, FJ_NUMBER, tlen);
+	memcpy(w, text, tlen);
+	w += tlen;
 	d->out.len = (size_t) (w - d->out.data);
 	item_done(d);
 	return true;

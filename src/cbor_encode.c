@@ -14,6 +14,7 @@
  */
 #include "cbor.h"
 #include "tape.h"
+#include "tape_writer.h"
 
 #include <float.h>
 #include <math.h>
@@ -43,6 +44,7 @@ typedef struct encoder
 	const fj_allocator *a;
 	const fj_cbor_encode_options *opt;
 	const uint8_t *root;
+	const uint8_t *root_end;	/* the end of the tape value being written */
 	fj_buf		out;
 	size_t		max_size;
 	fj_error   *err;
@@ -478,6 +480,123 @@ read_decimal(const uint8_t *s, size_t len, decimal *x)
 	return true;
 }
 
+/* The value of 8 digit values (0-9, one a byte), the first in the lowest byte. */
+static inline uint64_t
+codes8_value(uint64_t c)
+{
+	return digits8(c + 0x3030303030303030ULL);
+}
+
+/* The value of the k (0-8) digit values in the low bytes of c (the bytes above are dropped). */
+static inline uint64_t
+codes_value(uint64_t c, unsigned k)
+{
+	return k ? codes8_value(c << (8 * (8 - k))) : 0;
+}
+
+/* Bit 7 of each byte of c (bytes 0-0x0f) that is not zero. */
+static inline uint64_t
+nonzero_bytes(uint64_t c)
+{
+	return (c + 0x7f7f7f7f7f7f7f7fULL) & 0x8080808080808080ULL;
+}
+
+/* The mask of the bytes of word i (bytes 8i to 8i + 7 of a string) before byte p. */
+static inline uint64_t
+bytes_before(unsigned p, unsigned i)
+{
+	unsigned	cut = p > 8 * i ? p - 8 * i : 0;
+
+	return cut >= 8 ? ~0ULL : (1ULL << (8 * cut)) - 1;
+}
+
+/* 10^0 to 10^22, the powers of ten a double holds exactly. */
+static const double pow10_double[23] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+};
+
+#define PACKED_FAST_MAX 24		/* characters read_packed takes, 3 words of them */
+
+/*
+ * A PACKED fraction read straight from its nibbles, the 12 bytes at nib
+ * readable: the n characters (at most PACKED_FAST_MAX) become byte values in
+ * three words (character k in byte k), the sign's byte is made a 0 (a leading
+ * zero leaves the value alone), the point's is removed, and the digits are
+ * summed 8 at a time. False for texts read_decimal takes: an integer (no
+ * point), or more than 19 digits after the leading zeros. It fills x as
+ * read_decimal does.
+ */
+static inline bool
+read_packed(const uint8_t *nib, unsigned n, decimal *x)
+{
+	uint64_t	w0,
+				w1,
+				w2,
+				dots,
+				nz,
+				b0,
+				b1,
+				b2,
+				lo;
+	uint32_t	hi;
+	unsigned	p,
+				m,
+				lead;
+
+	if (n > PACKED_FAST_MAX)
+		return false;
+	memcpy(&lo, nib, 8);
+	memcpy(&hi, nib + 8, 4);
+	w0 = fj_unpack8_codes((uint32_t) lo);
+	w1 = fj_unpack8_codes((uint32_t) (lo >> 32));
+	w2 = fj_unpack8_codes(hi);
+	x->negative = (w0 & 0xff) == 0xd;
+	w0 &= x->negative ? ~0xffULL : ~0ULL;
+	/* the point: the first byte of 0x0a or more ('-' is gone), within the n characters */
+#define AT_LEAST_10(w) (((w) + 0x7676767676767676ULL) & 0x8080808080808080ULL)
+	dots = AT_LEAST_10(w0) & bytes_before(n, 0);
+	if (dots)
+		p = (unsigned) __builtin_ctzll(dots) / 8;
+	else if ((dots = AT_LEAST_10(w1) & bytes_before(n, 1)) != 0)
+		p = 8 + (unsigned) __builtin_ctzll(dots) / 8;
+	else if ((dots = AT_LEAST_10(w2) & bytes_before(n, 2)) != 0)
+		p = 16 + (unsigned) __builtin_ctzll(dots) / 8;
+	else
+		return false;
+#undef AT_LEAST_10
+	/* the characters after the point one byte down */
+	b0 = bytes_before(p, 0);
+	b1 = bytes_before(p, 1);
+	b2 = bytes_before(p, 2);
+	w0 = (w0 & b0) | ((w0 >> 8 | w1 << 56) & ~b0);
+	w1 = (w1 & b1) | ((w1 >> 8 | w2 << 56) & ~b1);
+	w2 = (w2 & b2) | ((w2 >> 8) & ~b2);
+	m = n - 1;
+	/* leading zeros: a first significant digit in the first 16 */
+	if ((nz = nonzero_bytes(w0) & bytes_before(m, 0)) != 0)
+		lead = (unsigned) __builtin_ctzll(nz) / 8;
+	else if ((nz = nonzero_bytes(w1) & bytes_before(m, 1)) != 0)
+		lead = 8 + (unsigned) __builtin_ctzll(nz) / 8;
+	else if (m <= 16)
+		lead = m;
+	else
+		return false;
+	if (m - lead > 19)
+		return false;
+	if (m <= 8)
+		x->raw = codes_value(w0, m);
+	else if (m <= 16)
+		x->raw = codes8_value(w0) * fj_pow10_u64[m - 8] + codes_value(w1, m - 8);
+	else
+		x->raw = (codes8_value(w0) * 100000000 + codes8_value(w1)) * fj_pow10_u64[m - 16] +
+			codes_value(w2, m - 16);
+	x->raw_len = m - lead;
+	x->integer = false;
+	x->exp = -(int64_t) (n - 1 - p);
+	return true;
+}
+
 /* The integer whose magnitude is m (not zero): -m if negative. */
 static inline fj_code
 put_signed(encoder *e, bool negative, uint64_t m)
@@ -505,6 +624,18 @@ put_decimal(encoder *e, const decimal *x)
 		if (x->raw_len == 0)
 			return put_uint(e, 0);
 		return put_signed(e, x->negative, w);
+	}
+
+	/*
+	 * At most 15 digits and 10^|q| exact: the double is one correctly
+	 * rounded IEEE operation (Clinger), and such a decimal names it
+	 * unambiguously (DBL_DIG), trailing zeros or not: fj_decimal_is_double's
+	 * answer, without its steps.
+	 */
+	if (w != 0 && w < 1000000000000000ULL && q >= -22 && q <= 22)
+	{
+		d = q < 0 ? (double) w / pow10_double[-q] : (double) w * pow10_double[q];
+		return put_double(e, x->negative ? -d : d);
 	}
 	/* drop trailing zeros: the significant digits and their last one's exponent */
 	if (w != 0)
@@ -594,8 +725,10 @@ put_number(encoder *e, const uint8_t *v, const uint8_t **next)
 		const uint8_t *nibbles;
 
 		len = fj_packed_len(v, &nibbles);
-		fj_unpack_number(nibbles, len, (char *) buf);
 		*next = nibbles + (len + 1) / 2;
+		if (e->root_end - nibbles >= 12 && read_packed(nibbles, len, &x))
+			return put_decimal(e, &x);
+		fj_unpack_number(nibbles, len, (char *) buf);
 	}
 	else
 	{
@@ -790,6 +923,7 @@ fj_cbor_encode(const uint8_t *v, const fj_cbor_encode_options *opt, fj_buf *out,
 	e.a = opt->alloc ? opt->alloc : &fj_malloc_allocator;
 	e.opt = opt;
 	e.root = v;
+	e.root_end = v + fj_value_size(v);
 	e.err = err;
 	e.max_size = opt->max_size;
 	e.poll.interrupted = opt->interrupted;

@@ -380,6 +380,67 @@ slow:
 	return strtod(buf, NULL);
 }
 
+/*
+ * A shortcut for the doubles that a decimal of at most 15 significant
+ * digits names (DBL_DIG): every such decimal reads back as a distinct double,
+ * so if the 15-digit rounding t of a, found with one multiplication, reads
+ * back as a (one Clinger division or multiplication, exact), then no other
+ * decimal of 15 digits or fewer does, and t without its trailing zeros is
+ * a's shortest text. The multiplication may round t the wrong way near a
+ * half; then, or when a needs 16 or 17 digits, the answer is false and Ryu
+ * decides.
+ */
+static bool
+shortest_15(double a, uint64_t *digits, int *e10)
+{
+	int			k,
+				e,
+				x;
+	uint64_t	t,
+				bits;
+	double		f;
+
+	if (!(a >= 1e-7 && a < 1e15))
+		return false;
+	/*
+	 * floor(log10(a)) is floor(e * log10(2)) or one more, e the binary
+	 * exponent: the first guess of 10^(14 - it) may give 16 digits, and then
+	 * the next one 15.
+	 */
+	memcpy(&bits, &a, 8);
+	e = (int) (bits >> 52) - 1023;
+	f = e * 0.30102999566398120;
+	x = (int) f;
+	x -= f < x;
+	k = 14 - x;
+	t = (uint64_t) (a * pow10_exact[k] + 0.5);
+	if (t >= 1000000000000000ULL)
+	{
+		if (k == 0)
+			return false;
+		k--;
+		t = (uint64_t) (a * pow10_exact[k] + 0.5);
+	}
+	if (t < 100000000000000ULL || t >= 1000000000000000ULL || (double) t / pow10_exact[k] != a)
+		return false;
+	e = -k;
+	while (t % 10 == 0)
+	{
+		t /= 10;
+		e++;
+	}
+	*digits = t;
+	*e10 = e;
+	return true;
+}
+
+void
+fj_double_shortest_digits(double a, uint64_t *digits, int *e10)
+{
+	if (!shortest_15(a, digits, e10))
+		shortest_decimal(a, digits, e10);
+}
+
 size_t
 fj_double_shortest(double d, char *out)
 {
@@ -408,7 +469,7 @@ fj_double_shortest_form(double d, char *out, bool *exponent)
 		memcpy(o, "0.0", 3);
 		return (size_t) (o + 3 - out);
 	}
-	shortest_decimal(a, &v, &e10);
+	fj_double_shortest_digits(a, &v, &e10);
 	n = u64_digits(v, digits);
 	x = e10 + n - 1;			/* decimal exponent of the first digit */
 	point = x + 1;				/* digits before the decimal point */
@@ -568,6 +629,79 @@ shorter_rounds_to(uint64_t w, int q, double v)
 	return decimal_to_double(down, q + 1) == v || decimal_to_double(down + 1, q + 1) == v;
 }
 
+/* 5^0 to 5^27, the powers of five below 2^63. */
+static const uint64_t pow5_u64[28] = {
+	1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL, 390625ULL,
+	1953125ULL, 9765625ULL, 48828125ULL, 244140625ULL, 1220703125ULL, 6103515625ULL,
+	30517578125ULL, 152587890625ULL, 762939453125ULL, 3814697265625ULL,
+	19073486328125ULL, 95367431640625ULL, 476837158203125ULL, 2384185791015625ULL,
+	11920928955078125ULL, 59604644775390625ULL, 298023223876953125ULL,
+	1490116119384765625ULL, 7450580596923828125ULL
+};
+
+/*
+ * Whether w * 10^q (16 or 17 digits, w not a multiple of 10) is the shortest
+ * text of v, the double nearest to it, decided with exact integer arithmetic
+ * when -27 <= q < 0: 1 yes, 0 no, -1 not decided here (Ryu decides).
+ *
+ * v = m * 2^e2 and 10^q = 2^q * 5^q, so in units of 10^q * 2^(k-1), with
+ * k = e2 - q < 0 and s = 1 - k, every quantity is an integer below 2^128:
+ * v is 2 * m * 5^-q, w is w << s, and half the gap from v to each of its
+ * neighbouring doubles is 5^-q (m is not a power of two, so both gaps are
+ * equal). The text is the shortest exactly when no decimal of fewer digits
+ * lies in the interval of reals that round to v (one of the two multiples
+ * of 10^(q+1) next to w would, as shorter_rounds_to explains), and it is
+ * the one Ryu picks among those of its length when it is the nearest to v
+ * of them: closer than half a step of 10^q (a tie is left to Ryu).
+ */
+static int
+nearest_shortest(uint64_t w, int q, double v)
+{
+	uint64_t	bits,
+				m,
+				p5,
+				down;
+	int			e2,
+				k,
+				s;
+	u128		vv,
+				ww,
+				dist,
+				c;
+	int			i;
+
+	if (q >= 0 || q < -27)
+		return -1;
+	memcpy(&bits, &v, 8);
+	m = bits & ((1ULL << 52) - 1);
+	if (m == 0 || (bits >> 52) == 0)
+		return -1;				/* a power of two (gaps differ), or subnormal */
+	m |= 1ULL << 52;
+	e2 = (int) (bits >> 52) - 1075;
+	k = e2 - q;
+	s = 1 - k;
+	if (k >= 0 || s > 70)
+		return -1;				/* w << s must stay below 2^128 (w < 2^57) */
+	p5 = pow5_u64[-q];
+	vv = 2 * ((u128) m * p5);
+	ww = (u128) w << s;
+	dist = ww > vv ? ww - vv : vv - ww;
+	if (dist > (u128) 1 << (s - 1))
+		return 0;				/* another decimal of this length is nearer */
+	if (dist == (u128) 1 << (s - 1))
+		return -1;
+	down = w - w % 10;
+	for (i = 0; i < 2; i++)
+	{
+		c = (u128) (down + 10 * (uint64_t) i) << s;
+		dist = c > vv ? c - vv : vv - c;
+		/* inside the interval, or on its end, which rounds to v when m is even */
+		if (dist < p5 || (dist == p5 && (m & 1) == 0))
+			return 0;
+	}
+	return 1;
+}
+
 bool
 fj_decimal_is_double(bool negative, uint64_t w, int sig, int q, double *d)
 {
@@ -596,8 +730,15 @@ fj_decimal_is_double(bool negative, uint64_t w, int sig, int q, double *d)
 	 * such as %.17g output of doubles whose shortest form has 16 digits);
 	 * then Ryu decides among those of the text's length.
 	 */
-	if (sig >= 16 && v >= DBL_MIN && shorter_rounds_to(w, q, v))
-		return false;
+	if (sig >= 16 && v >= DBL_MIN)
+	{
+		int			r = nearest_shortest(w, q, v);
+
+		if (r >= 0)
+			return r;
+		if (shorter_rounds_to(w, q, v))
+			return false;
+	}
 	shortest_decimal(v, &shortest, &e10);
 	return shortest == w && e10 == q;
 }

@@ -480,15 +480,23 @@ fj_load_upto4(const uint8_t *p, unsigned n)
 	return p[0];
 }
 
-/* 8 nibbles (4 bytes) to 8 characters, character k in byte k. */
+/* 8 nibbles (4 bytes) to their 8 values, value k in byte k. */
 static inline uint64_t
-fj_unpack8(uint32_t nibbles)
+fj_unpack8_codes(uint32_t nibbles)
 {
 	uint64_t	x = nibbles;
 
 	x = (x | x << 16) & 0x0000ffff0000ffffULL;
 	x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
-	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
+	return (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
+}
+
+/* 8 nibbles (4 bytes) to 8 characters, character k in byte k. */
+static inline uint64_t
+fj_unpack8(uint32_t nibbles)
+{
+	uint64_t	x = fj_unpack8_codes(nibbles);
+
 	/* 0-9 to '0'-'9'; 0xd, 0xe (the ones that reach 0x10 when 3 is added) to '-', '.' */
 	return x + 0x3030303030303030ULL - ((x + 0x0303030303030303ULL) & 0x1010101010101010ULL);
 }

@@ -130,6 +130,103 @@ fj_put_packed(uint8_t *w, const uint8_t *s, unsigned n)
 	return w + (n + 1) / 2;
 }
 
+/* 10^0 to 10^19. */
+extern const uint64_t fj_pow10_u64[20];
+
+/* The number of decimal digits of v (0 for 0). */
+static inline unsigned
+fj_decimal_length(uint64_t v)
+{
+	unsigned	guess;
+
+	if (v == 0)
+		return 0;
+	/* floor(log10(2^bits)) + 1 is the length, or one less */
+	guess = ((64 - (unsigned) __builtin_clzll(v)) * 1233) >> 12;
+	return guess + (v >= fj_pow10_u64[guess]);
+}
+
+/*
+ * The 8 digits of x (below 10^8, leading zeros included) as nibbles, the
+ * first digit in the lowest: halves, quarters and eighths split in parallel
+ * lanes (x / 10^4 and x % 10^4 in two 32-bit lanes, then / 100 in 16-bit
+ * lanes, then / 10 in bytes, each division a multiply and shift exact in
+ * its range), then the bytes packed.
+ */
+static inline uint32_t
+fj_digits8_nibbles(uint32_t x)
+{
+	uint64_t	y = (uint64_t) (x / 10000) | (uint64_t) (x % 10000) << 32,
+				t;
+
+	t = ((y * 5243) >> 19) & 0x0000007f0000007fULL;	/* / 100, below 10^4 */
+	y = t | (y - 100 * t) << 16;
+	t = ((y * 103) >> 10) & 0x000f000f000f000fULL;	/* / 10, below 100 */
+	y = t | (y - 10 * t) << 8;
+	y = (y | y >> 4) & 0x00ff00ff00ff00ffULL;
+	y = (y | y >> 8) & 0x0000ffff0000ffffULL;
+	return (uint32_t) (y | y >> 16);
+}
+
+/* The n digits of v (n its length, 1 to 20) as nibbles, the first in the lowest. */
+static inline unsigned __int128
+fj_digit_nibbles(uint64_t v, unsigned n)
+{
+	unsigned __int128 s;
+
+	if (n <= 8)
+		return fj_digits8_nibbles((uint32_t) v) >> (4 * (8 - n));
+	if (n <= 16)
+		return (unsigned __int128) (fj_digits8_nibbles((uint32_t) (v / 100000000)) >> (4 * (16 - n))) |
+			(unsigned __int128) fj_digits8_nibbles((uint32_t) (v % 100000000)) << (4 * (n - 8));
+	s = fj_digits8_nibbles((uint32_t) (v / 10000000000000000ULL)) >> (4 * (24 - n));
+	v %= 10000000000000000ULL;
+	s |= (unsigned __int128) fj_digits8_nibbles((uint32_t) (v / 100000000)) << (4 * (n - 16));
+	return s | (unsigned __int128) fj_digits8_nibbles((uint32_t) (v % 100000000)) << (4 * (n - 8));
+}
+
+#define FJ_PACKED_FRACTION_MAX 32	/* characters fj_put_packed_fraction writes, at most */
+
+/*
+ * The characters of a PACKED fraction fj_put_packed_fraction writes: the
+ * sign, then the n digits of v (n its length, 1 to 20, or 1 for 0) with a
+ * point after point of them (0 < point < n); for point <= 0, "0." and -point
+ * zeros before them; for point >= n, point - n zeros and ".0" after them.
+ */
+static inline unsigned
+fj_packed_fraction_len(bool negative, unsigned n, int point)
+{
+	return negative + (point <= 0 ? n + 2 + (unsigned) -point : point >= (int) n ? (unsigned) point + 2 : n + 1);
+}
+
+/*
+ * Write that PACKED value at w, without going through its text: the
+ * characters are put together as nibbles in one 128-bit number and written
+ * whole (16 bytes from the nibbles' start must be writable). Its length must
+ * be at most FJ_PACKED_FRACTION_MAX. Returns the end.
+ */
+static inline uint8_t *
+fj_put_packed_fraction(uint8_t *w, bool negative, uint64_t v, unsigned n, int point)
+{
+	unsigned __int128 d = fj_digit_nibbles(v, n),
+				s;
+	unsigned	len = fj_packed_fraction_len(negative, n, point);
+
+	if (point <= 0)
+		s = 0xe0 | d << (4 * (2 + (unsigned) -point));	/* '0' is nibble 0 */
+	else if (point >= (int) n)
+		s = d | (unsigned __int128) 0xe << (4 * (unsigned) point);
+	else
+		s = (d & (((unsigned __int128) 1 << (4 * (unsigned) point)) - 1)) |
+			(unsigned __int128) 0xe << (4 * (unsigned) point) |
+			(d >> (4 * (unsigned) point)) << (4 * ((unsigned) point + 1));
+	if (negative)
+		s = s << 4 | 0xd;
+	w = fj_put_packed_header(w, len);
+	memcpy(w, &s, 16);
+	return w + (len + 1) / 2;
+}
+
 /* ---------------------------------------------------------- containers */
 
 /* The most bytes a container header takes (reserved when it opens). */
