@@ -42,6 +42,9 @@
 #define FJ_CBOR_H
 
 #include "fj_core.h"
+#include "tape_writer.h"
+
+#include <string.h>
 
 /* ---------------------------------------------------------- encoder */
 
@@ -117,6 +120,82 @@ size_t		fj_double_shortest_form(double d, char *out, bool *exponent);
  * *digits without trailing zeros. fj_double_shortest_form writes them out.
  */
 void		fj_double_shortest_digits(double a, uint64_t *digits, int *e10);
+/* 10^0 to 10^22, the powers of ten a double holds exactly. */
+extern const double fj_pow10_double[23];
+
+/*
+ * A shortcut for the doubles that a decimal of at most 15 significant
+ * digits names (DBL_DIG): every such decimal reads back as a distinct double,
+ * so if the 15-digit rounding t of a, found with one multiplication, reads
+ * back as a (one Clinger division, exact), then no other decimal of 15
+ * digits or fewer does, and t without its trailing zeros is a's shortest
+ * text: a = t * 10^-*k, t of 15 digits. The multiplication may round t the
+ * wrong way near a half; then, or when a needs 16 or 17 digits, the answer
+ * is false and Ryu decides.
+ */
+static inline bool
+fj_double_shortest_15(double a, uint64_t *t15, int *k15)
+{
+	int			k,
+				e,
+				x;
+	uint64_t	t,
+				bits;
+	double		f;
+
+	if (!(a >= 1e-7 && a < 1e15))
+		return false;
+	/*
+	 * floor(log10(a)) is floor(e * log10(2)) or one more, e the binary
+	 * exponent: the first guess of 10^(14 - it) may give 16 digits, and then
+	 * the next one 15.
+	 */
+	memcpy(&bits, &a, 8);
+	e = (int) (bits >> 52) - 1023;
+	f = e * 0.30102999566398120;
+	x = (int) f;
+	x -= f < x;
+	k = 14 - x;
+	t = (uint64_t) (a * fj_pow10_double[k] + 0.5);
+	if (t >= 1000000000000000ULL)
+	{
+		if (k == 0)
+			return false;
+		k--;
+		t = (uint64_t) (a * fj_pow10_double[k] + 0.5);
+	}
+	if (t < 100000000000000ULL || t >= 1000000000000000ULL || (double) t / fj_pow10_double[k] != a)
+		return false;
+	*t15 = t;
+	*k15 = k;
+	return true;
+}
+
+/*
+ * The same digits as nibbles (the first in the lowest 4 bits), *n of them,
+ * and where the point goes: a = 0.DIGITS * 10^*point.
+ */
+void		fj_double_shortest_nibbles_ryu(double a, unsigned __int128 *nibbles, unsigned *n, int *point);
+
+static inline void
+fj_double_shortest_nibbles(double a, unsigned __int128 *nibbles, unsigned *n, int *point)
+{
+	uint64_t	t,
+				d;
+	int			k;
+
+	if (!fj_double_shortest_15(a, &t, &k))
+	{
+		fj_double_shortest_nibbles_ryu(a, nibbles, n, point);
+		return;
+	}
+	/* the 15 digits as nibbles; the trailing zeros are the zero nibbles on top */
+	d = (uint64_t) (fj_digits8_nibbles((uint32_t) (t / 100000000)) >> 4) |
+		(uint64_t) fj_digits8_nibbles((uint32_t) (t % 100000000)) << 28;
+	*nibbles = d;
+	*n = 15 - ((unsigned) __builtin_clzll(d) - 4) / 4;
+	*point = 15 - k;
+}
 
 /* A JSON number's text split into its parts (the text must be valid). */
 typedef struct fj_number_parts

@@ -796,15 +796,14 @@ put_float(decoder *d, double v)
 		 * fj_double_shortest_form's plain layout (its point from -3 to 16)
 		 * written as PACKED nibbles straight from the digits
 		 */
-		uint64_t	digits;
-		int			e10;
+		unsigned __int128 nibbles;
 		unsigned	len;
+		int			point;
 
-		fj_double_shortest_digits(a, &digits, &e10);
-		len = fj_decimal_length(digits);
-		if (!reserve_packed_fraction(d, fj_packed_fraction_len(signbit(v), len, e10 + (int) len)))
+		fj_double_shortest_nibbles(a, &nibbles, &len, &point);
+		if (!reserve_packed_fraction(d, fj_packed_fraction_len(signbit(v), len, point)))
 			return false;
-		w = fj_put_packed_fraction(d->out.data + d->out.len, signbit(v), digits, len, e10 + (int) len);
+		w = fj_put_packed_nibbles(d->out.data + d->out.len, signbit(v), nibbles, len, point);
 	}
 	else
 	{

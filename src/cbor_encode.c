@@ -68,17 +68,22 @@ fail(encoder *e, fj_reason reason, const uint8_t *at)
 	return fj_fail(e->err, reason, at ? (size_t) (at - e->root) : 0);
 }
 
-/* Make room for n more bytes of output. */
+/* Make room for n more bytes of output, when there is not (reserve). */
 static fj_code
-reserve(encoder *e, size_t n)
+reserve_more(encoder *e, size_t n)
 {
-	if (e->out.cap - e->out.len >= n)
-		return FJ_OK;
 	if (n > SIZE_MAX - e->out.len || (e->max_size && e->out.len + n > e->max_size))
 		return fail(e, FJ_R_CBOR_OUTPUT_TOO_BIG, NULL);
 	if (!fj_buf_reserve_within(e->a, &e->out, n, e->max_size))
 		return fail(e, FJ_R_NOMEM, NULL);
 	return FJ_OK;
+}
+
+/* Make room for n more bytes of output. */
+static inline fj_code
+reserve(encoder *e, size_t n)
+{
+	return e->out.cap - e->out.len >= n ? FJ_OK : reserve_more(e, n);
 }
 
 /* CBOR major types, in the high 3 bits of the initial byte. */
@@ -209,7 +214,7 @@ put_byte(encoder *e, uint8_t b)
  * (libcbor 0.8's cbor_encode_half, used before, rounded subnormal halves
  * wrongly; binary16 has always been written by hand.)
  */
-static fj_code
+static inline fj_code
 put_double(encoder *e, double d)
 {
 	uint16_t	half;
@@ -510,12 +515,6 @@ bytes_before(unsigned p, unsigned i)
 	return cut >= 8 ? ~0ULL : (1ULL << (8 * cut)) - 1;
 }
 
-/* 10^0 to 10^22, the powers of ten a double holds exactly. */
-static const double pow10_double[23] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
-};
-
 #define PACKED_FAST_MAX 24		/* characters read_packed takes, 3 words of them */
 
 /*
@@ -547,10 +546,14 @@ read_packed(const uint8_t *nib, unsigned n, decimal *x)
 	if (n > PACKED_FAST_MAX)
 		return false;
 	memcpy(&lo, nib, 8);
-	memcpy(&hi, nib + 8, 4);
 	w0 = fj_unpack8_codes((uint32_t) lo);
-	w1 = fj_unpack8_codes((uint32_t) (lo >> 32));
-	w2 = fj_unpack8_codes(hi);
+	w1 = n > 8 ? fj_unpack8_codes((uint32_t) (lo >> 32)) : 0;
+	w2 = 0;
+	if (n > 16)
+	{
+		memcpy(&hi, nib + 8, 4);
+		w2 = fj_unpack8_codes(hi);
+	}
 	x->negative = (w0 & 0xff) == 0xd;
 	w0 &= x->negative ? ~0xffULL : ~0ULL;
 	/* the point: the first byte of 0x0a or more ('-' is gone), within the n characters */
@@ -608,7 +611,7 @@ put_signed(encoder *e, bool negative, uint64_t m)
  * A number read by read_decimal. Floats as fj_number_is_double decides
  * (through fj_decimal_is_double), decimal fractions [exp, raw].
  */
-static fj_code
+static inline fj_code
 put_decimal(encoder *e, const decimal *x)
 {
 	uint64_t	w = x->raw;
@@ -634,7 +637,7 @@ put_decimal(encoder *e, const decimal *x)
 	 */
 	if (w != 0 && w < 1000000000000000ULL && q >= -22 && q <= 22)
 	{
-		d = q < 0 ? (double) w / pow10_double[-q] : (double) w * pow10_double[q];
+		d = q < 0 ? (double) w / fj_pow10_double[-q] : (double) w * fj_pow10_double[q];
 		return put_double(e, x->negative ? -d : d);
 	}
 	/* drop trailing zeros: the significant digits and their last one's exponent */

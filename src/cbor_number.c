@@ -14,6 +14,7 @@
 #include "cbor.h"
 #include "cbor_pow5.h"
 #include "tape.h"
+#include "tape_writer.h"
 
 #include <float.h>
 #include <math.h>
@@ -280,7 +281,7 @@ u64_digits(uint64_t v, char *out)
 
 /* ------------------------------------------------ decimal to double */
 
-static const double pow10_exact[23] = {
+const double fj_pow10_double[23] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
 };
@@ -322,7 +323,7 @@ decimal_to_double(uint64_t w, int q)
 	double		d;
 
 	if (w <= (1ULL << 53) && q >= -22 && q <= 22)
-		return q < 0 ? (double) w / pow10_exact[-q] : (double) w * pow10_exact[q];
+		return q < 0 ? (double) w / fj_pow10_double[-q] : (double) w * fj_pow10_double[q];
 	if (q < FJ_POW5_MIN || q > FJ_POW5_MAX)
 		goto slow;
 	lz = __builtin_clzll(w);
@@ -380,65 +381,37 @@ slow:
 	return strtod(buf, NULL);
 }
 
-/*
- * A shortcut for the doubles that a decimal of at most 15 significant
- * digits names (DBL_DIG): every such decimal reads back as a distinct double,
- * so if the 15-digit rounding t of a, found with one multiplication, reads
- * back as a (one Clinger division or multiplication, exact), then no other
- * decimal of 15 digits or fewer does, and t without its trailing zeros is
- * a's shortest text. The multiplication may round t the wrong way near a
- * half; then, or when a needs 16 or 17 digits, the answer is false and Ryu
- * decides.
- */
-static bool
-shortest_15(double a, uint64_t *digits, int *e10)
-{
-	int			k,
-				e,
-				x;
-	uint64_t	t,
-				bits;
-	double		f;
-
-	if (!(a >= 1e-7 && a < 1e15))
-		return false;
-	/*
-	 * floor(log10(a)) is floor(e * log10(2)) or one more, e the binary
-	 * exponent: the first guess of 10^(14 - it) may give 16 digits, and then
-	 * the next one 15.
-	 */
-	memcpy(&bits, &a, 8);
-	e = (int) (bits >> 52) - 1023;
-	f = e * 0.30102999566398120;
-	x = (int) f;
-	x -= f < x;
-	k = 14 - x;
-	t = (uint64_t) (a * pow10_exact[k] + 0.5);
-	if (t >= 1000000000000000ULL)
-	{
-		if (k == 0)
-			return false;
-		k--;
-		t = (uint64_t) (a * pow10_exact[k] + 0.5);
-	}
-	if (t < 100000000000000ULL || t >= 1000000000000000ULL || (double) t / pow10_exact[k] != a)
-		return false;
-	e = -k;
-	while (t % 10 == 0)
-	{
-		t /= 10;
-		e++;
-	}
-	*digits = t;
-	*e10 = e;
-	return true;
-}
-
 void
 fj_double_shortest_digits(double a, uint64_t *digits, int *e10)
 {
-	if (!shortest_15(a, digits, e10))
+	uint64_t	t;
+	int			k;
+
+	if (!fj_double_shortest_15(a, &t, &k))
+	{
 		shortest_decimal(a, digits, e10);
+		return;
+	}
+	k = -k;
+	while (t % 10 == 0)
+	{
+		t /= 10;
+		k++;
+	}
+	*digits = t;
+	*e10 = k;
+}
+
+void
+fj_double_shortest_nibbles_ryu(double a, unsigned __int128 *nibbles, unsigned *n, int *point)
+{
+	uint64_t	t;
+	int			k;
+
+	shortest_decimal(a, &t, &k);
+	*n = fj_decimal_length(t);
+	*nibbles = fj_digit_nibbles(t, *n);
+	*point = k + (int) *n;
 }
 
 size_t
@@ -717,6 +690,36 @@ fj_decimal_is_double(bool negative, uint64_t w, int sig, int q, double *d)
 	}
 	if (sig > 17 || adjusted > 308 || adjusted < -324)
 		return false;
+	if (sig >= 16 && w / 10 < (1ULL << 53) && q + 1 >= -22 && q + 1 <= 22)
+	{
+		/*
+		 * The decimals of one digit fewer on either side of w * 10^q,
+		 * Clinger-exact: v lies between the doubles they round to, and if
+		 * those are equal or neighbours, v is one of them, so a shorter
+		 * decimal rounds to v (most %.17g texts of doubles whose shortest
+		 * form has 16 digits), settled with two divisions.
+		 */
+		uint64_t	down = w / 10,
+					bd,
+					bu;
+		double		vd,
+					vu;
+
+		if (q + 1 < 0)
+		{
+			vd = (double) down / fj_pow10_double[-(q + 1)];
+			vu = (double) (down + 1) / fj_pow10_double[-(q + 1)];
+		}
+		else
+		{
+			vd = (double) down * fj_pow10_double[q + 1];
+			vu = (double) (down + 1) * fj_pow10_double[q + 1];
+		}
+		memcpy(&bd, &vd, 8);
+		memcpy(&bu, &vu, 8);
+		if (bu - bd <= 1)
+			return false;
+	}
 	v = decimal_to_double(w, q);
 	if (!isfinite(v) || v == 0)
 		return false;

@@ -200,31 +200,58 @@ fj_packed_fraction_len(bool negative, unsigned n, int point)
 }
 
 /*
- * Write that PACKED value at w, without going through its text: the
- * characters are put together as nibbles in one 128-bit number and written
- * whole (16 bytes from the nibbles' start must be writable). Its length must
- * be at most FJ_PACKED_FRACTION_MAX. Returns the end.
+ * Write that PACKED value at w, its digits given as nibbles (d: n of them,
+ * the first in the lowest), without going through its text: the characters
+ * are put together as nibbles in one number (64 bits when they fit, else
+ * 128) and written whole (16 bytes from the nibbles' start must be
+ * writable). Its length must be at most FJ_PACKED_FRACTION_MAX. Returns the
+ * end.
  */
+static inline uint8_t *
+fj_put_packed_nibbles(uint8_t *w, bool negative, unsigned __int128 d, unsigned n, int point)
+{
+	unsigned	len = fj_packed_fraction_len(negative, n, point),
+				p = point > 0 ? (unsigned) point : 0;
+
+	w = fj_put_packed_header(w, len);
+	if (len <= 16)
+	{
+		uint64_t	s,
+					lo = (uint64_t) d;
+
+		if (point <= 0)
+			s = 0xe0 | lo << (4 * (2 + (unsigned) -point));	/* '0' is nibble 0 */
+		else if (p >= n)
+			s = lo | (uint64_t) 0xe << (4 * p);
+		else
+			s = (lo & ((1ULL << (4 * p)) - 1)) | (uint64_t) 0xe << (4 * p) | (lo >> (4 * p)) << (4 * (p + 1));
+		if (negative)
+			s = s << 4 | 0xd;
+		memcpy(w, &s, 8);
+	}
+	else
+	{
+		unsigned __int128 s;
+
+		if (point <= 0)
+			s = 0xe0 | d << (4 * (2 + (unsigned) -point));
+		else if (p >= n)
+			s = d | (unsigned __int128) 0xe << (4 * p);
+		else
+			s = (d & (((unsigned __int128) 1 << (4 * p)) - 1)) | (unsigned __int128) 0xe << (4 * p) |
+				(d >> (4 * p)) << (4 * (p + 1));
+		if (negative)
+			s = s << 4 | 0xd;
+		memcpy(w, &s, 16);
+	}
+	return w + (len + 1) / 2;
+}
+
+/* The same, its digits those of v (n of them, its length, or 1 for 0). */
 static inline uint8_t *
 fj_put_packed_fraction(uint8_t *w, bool negative, uint64_t v, unsigned n, int point)
 {
-	unsigned __int128 d = fj_digit_nibbles(v, n),
-				s;
-	unsigned	len = fj_packed_fraction_len(negative, n, point);
-
-	if (point <= 0)
-		s = 0xe0 | d << (4 * (2 + (unsigned) -point));	/* '0' is nibble 0 */
-	else if (point >= (int) n)
-		s = d | (unsigned __int128) 0xe << (4 * (unsigned) point);
-	else
-		s = (d & (((unsigned __int128) 1 << (4 * (unsigned) point)) - 1)) |
-			(unsigned __int128) 0xe << (4 * (unsigned) point) |
-			(d >> (4 * (unsigned) point)) << (4 * ((unsigned) point + 1));
-	if (negative)
-		s = s << 4 | 0xd;
-	w = fj_put_packed_header(w, len);
-	memcpy(w, &s, 16);
-	return w + (len + 1) / 2;
+	return fj_put_packed_nibbles(w, negative, fj_digit_nibbles(v, n), n, point);
 }
 
 /* ---------------------------------------------------------- containers */

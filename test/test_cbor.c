@@ -501,6 +501,73 @@ check_decimal_text(const char *text)
 	return true;
 }
 
+/*
+ * Whether a text names a double (the choice between a float and a decimal
+ * fraction in CBOR): the same answer, and the same double, as the reference
+ * code's, on %.15g to %.17g texts of random doubles and on those texts with
+ * the last digit moved by one, plain and in exponent form. 16 and 17 digits
+ * are where the exact shortcuts decide; both answers must occur often.
+ */
+static void
+test_is_double_decisions(void)
+{
+	long		i,
+				bad = 0,
+				yes16 = 0,
+				no16 = 0;
+
+	for (i = 0; i < 600000 && bad < 20; i++)
+	{
+		char		text[64];
+		uint64_t	bits = (rng() & 0x000fffffffffffffULL) | (uint64_t) (1023 - 90 + rng() % 150) << 52;
+		double		v,
+					got_d = 0,
+					want_d = 0;
+		int			digits = 15 + (int) (rng() % 3),
+					n;
+		fj_number_parts p,
+					rp;
+		bool		got,
+					want;
+
+		memcpy(&v, &bits, 8);
+		if (rng() % 2)
+			n = snprintf(text, sizeof(text), "%.*e", digits - 1, v);
+		else
+		{
+			int			x = (int) floor(log10(v)),
+						frac = digits - 1 - x;
+
+			n = snprintf(text, sizeof(text), "%.*f", frac > 1 ? frac : 1, v);
+		}
+		if (rng() % 2)
+		{
+			/* the last digit of the significand moved by one */
+			char	   *ep = strchr(text, 'e');
+			int			last = (ep ? (int) (ep - text) : n) - 1;
+			char		c = text[last];
+
+			text[last] = c == '9' ? '8' : c == '0' ? '1' : (char) (c + (rng() % 2 ? 1 : -1));
+		}
+		fj_number_split((const uint8_t *) text, (size_t) n, &p);
+		fj_ref_number_split((const uint8_t *) text, (size_t) n, &rp);
+		got = fj_number_is_double(&p, &got_d);
+		want = fj_ref_number_is_double(&rp, &want_d);
+		if (got != want || (got && got_d != want_d))
+		{
+			bad++;
+			CHECKF(0, "is_double(%s): %d (%.17g), the reference %d (%.17g)", text, got, got_d, want, want_d);
+		}
+		else if (digits >= 16 && want)
+			yes16++;
+		else if (digits >= 16)
+			no16++;
+	}
+	CHECKF(bad == 0, "%ld is_double decisions differ from the reference", bad);
+	CHECKF(yes16 > 10000 && no16 > 10000, "16/17-digit texts: %ld doubles, %ld not: both must occur", yes16, no16);
+	printf("is_double: 600000 texts near doubles decided as the reference does (16-17 digits: %ld doubles, %ld not)\n", yes16, no16);
+}
+
 static void
 test_double_conversions(void)
 {
@@ -1661,6 +1728,26 @@ put_random_number(t_buf *b, int k)
 				}
 				break;
 			}
+		case 9:					/* plain texts of 15 to 17 digits near a double, the last one nudged */
+			{
+				int			digits = 15 + (int) (rng() % 3),
+							e = (int) (rng() % 40) - 25,
+							last;
+
+				bits = (rng() & 0x000fffffffffffffULL) | (uint64_t) (1023 + e) << 52;
+				memcpy(&d, &bits, 8);
+				/* %.*f with as many fraction digits as reach the wanted significant ones */
+				n = snprintf(tmp, sizeof(tmp), "%.*f", digits - 1 - (int) floor(log10(d)) > 0 ? digits - 1 - (int) floor(log10(d)) : 1, d);
+				last = n - 1;
+				if (rng() % 2)
+				{
+					char		c = tmp[last];
+
+					tmp[last] = c == '9' ? '8' : c == '0' ? '1' : (char) (c + (rng() % 2 ? 1 : -1));
+				}
+				t_put(b, tmp, (size_t) n);
+				break;
+			}
 		default:				/* 16 and 17 digits around every magnitude */
 			{
 				int			digits = 16 + (int) (rng() % 2),
@@ -1705,7 +1792,7 @@ test_oracle_numbers(void)
 		{
 			if (i)
 				t_put(&b, ",", 1);
-			put_random_number(&b, (int) (rng() % 10));
+			put_random_number(&b, (int) (rng() % 11));
 		}
 		t_put(&b, "]", 1);
 		snprintf(what, sizeof(what), "numbers %ld-%ld", done - i, done - 1);
@@ -2091,6 +2178,7 @@ main(void)
 {
 	test_numbers();
 	test_double_conversions();
+	test_is_double_decisions();
 	test_decode();
 	test_encode();
 	test_hostile();
