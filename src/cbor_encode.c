@@ -891,8 +891,22 @@ encode(encoder *e, const uint8_t *v)
 			}
 			v++;				/* an empty container is its tag */
 		}
-		else if ((rc = put_scalar(e, v, &v)) != FJ_OK)
-			return rc;
+		else
+		{
+			if ((rc = put_scalar(e, v, &v)) != FJ_OK)
+				return rc;
+			/* the scalars that follow in an array, without the frame steps below */
+			if (NFRAMES(e) > 0 && !(f = TOP_FRAME(e))->object)
+			{
+				while (v != f->members_end && !fj_is_container(v))
+				{
+					if (++values % POLL_VALUES == 0 && e->poll.interrupted && e->poll.interrupted(e->poll.ctx))
+						return fail(e, FJ_R_INTERRUPTED, v);
+					if ((rc = put_scalar(e, v, &v)) != FJ_OK)
+						return rc;
+				}
+			}
+		}
 
 		/* close finished containers, then go on with the next member */
 		for (;;)
