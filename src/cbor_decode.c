@@ -20,6 +20,7 @@
  * here before libcbor sees them.
  */
 #include "cbor.h"
+#include "string_refs.h"
 #include "tape_writer.h"
 #include "utf8.h"
 
@@ -52,6 +53,7 @@ typedef struct dframe
 	uint8_t		hint;			/* byte string conversion inside: 21, 22 or 23 */
 	bool		indefinite;
 	bool		want_key;		/* maps: the next item is a key */
+	bool		refs_out;		/* a string reference inside points before it */
 } dframe;
 
 typedef struct decoder
@@ -90,6 +92,9 @@ typedef struct decoder
 	uint64_t	items;
 	fj_code		rc;
 	fj_error   *err;
+
+	/* long string values seen, for string references as the parser writes them */
+	fj_string_refs refs;
 } decoder;
 
 #define POLL_ITEMS 65536		/* items decoded between interrupt polls */
@@ -138,20 +143,6 @@ static inline bool
 reserve(decoder *d, size_t n)
 {
 	return reserve_slack(d, n, 0);
-}
-
-/*
- * Room for a PACKED fraction of len characters written by
- * fj_put_packed_fraction (16 bytes of nibbles, whatever its length),
- * counted against max_size as its text's 9 + len bytes.
- */
-static inline bool
-reserve_packed_fraction(decoder *d, size_t len)
-{
-	size_t		need = 9 + len,
-				writes = 2 + 16;
-
-	return need >= writes ? reserve(d, need) : reserve_slack(d, writes, writes - need);
 }
 
 /* Append n bytes to a scratch buffer. */
@@ -477,6 +468,7 @@ push(decoder *d, uint8_t kind, bool indefinite, uint64_t n, uint8_t hint)
 	f->count = 0;
 	f->hint = hint;
 	f->want_key = kind == FRAME_MAP;
+	f->refs_out = false;
 	f->hdr = d->out.len;
 	if (kind != FRAME_DECIMAL)
 	{
@@ -505,7 +497,62 @@ close_container(decoder *d)
 	end = fj_close_container(d->out.data + f->hdr, d->out.data + d->out.len, f->count,
 							 f->kind == FRAME_MAP ? FJ_OBJECT : FJ_ARRAY, NULL);
 	d->out.len = (size_t) (end - d->out.data);
+	if (f->refs_out)
+		d->out.data[f->hdr] |= FJ_CONTAINER_REFS_OUT;
+	if (f->count && (d->refs.nstrings || d->refs.nrefs))
+	{
+		/* the members moved down to the header's end: so did the strings and references among them */
+		uint8_t    *hdr = d->out.data + f->hdr;
+		uint32_t	lead = (uint32_t) (fj_container_members(hdr) - hdr);
+
+		if (lead != FJ_CONTAINER_HEADER_MAX)
+			fj_refs_moved(&d->refs, d->out.data, (uint32_t) f->hdr + FJ_CONTAINER_HEADER_MAX,
+						  (int32_t) lead - FJ_CONTAINER_HEADER_MAX);
+	}
 	return true;
+}
+
+/*
+ * The STRING value just written at tape offset at, of FJ_REF_MIN_LEN bytes
+ * or more: when an equal string value came before, it becomes a reference to
+ * that one, and the open containers the reference points out of are marked,
+ * as the parser does (src/simd/stage2.h), so a document decoded from CBOR
+ * has the tape its text parses to. Out of line: the rare case.
+ */
+static __attribute__((noinline)) void
+string_ref(decoder *d, uint32_t at)
+{
+	uint8_t    *base = d->out.data;
+	uint32_t	target = fj_refs_find(&d->refs, base, at),
+				dist;
+	dframe	   *f;
+
+	if (target == FJ_REFS_NONE || !fj_refs_note(&d->refs, at))
+		return;
+	dist = at - target;
+	base[at] = FJ_STRING_REF;
+	memcpy(base + at + 1, &dist, 4);
+	d->out.len = at + FJ_REF_SIZE;
+	for (f = top(d); f && f->hdr > target; f = f == (dframe *) d->frames.data ? NULL : f - 1)
+		f->refs_out = true;
+}
+
+/*
+ * A STRING was written at tape offset at, up to the write position: a
+ * value (not a map key) of FJ_REF_MIN_LEN bytes or more, from the offset
+ * the parser starts looking at, may become a reference.
+ */
+static inline void
+string_written(decoder *d, size_t at)
+{
+	dframe	   *f;
+
+	if (d->out.len - at < FJ_REF_MIN_LEN + 2 || at < d->refs.from || at > UINT32_MAX - FJ_REF_SIZE)
+		return;
+	f = top(d);
+	if (f && f->kind == FRAME_MAP && f->want_key)
+		return;
+	string_ref(d, (uint32_t) at);
 }
 
 /*
@@ -703,8 +750,14 @@ bytes_item(decoder *d, const uint8_t *s, size_t n, uint8_t t, uint8_t hint, enum
 					!put_integer_digits(d, t == 3, d->digits.data, d->digits.len))
 					return;
 			}
-			else if (!put_bytes_text(d, s, n, hint))
-				return;
+			else
+			{
+				size_t		at = d->out.len;
+
+				if (!put_bytes_text(d, s, n, hint))
+					return;
+				string_written(d, at);
+			}
 	}
 	item_done(d);
 }
@@ -713,6 +766,8 @@ bytes_item(decoder *d, const uint8_t *s, size_t n, uint8_t t, uint8_t hint, enum
 static void
 text_item(decoder *d, const uint8_t *s, size_t n, uint8_t t, enum slot slot)
 {
+	size_t		at;
+
 	if (t)
 	{
 		tag_content_error(d, t);
@@ -723,8 +778,12 @@ text_item(decoder *d, const uint8_t *s, size_t n, uint8_t t, enum slot slot)
 		fail(d, FJ_R_CBOR_DECIMAL);
 		return;
 	}
+	at = d->out.len;
 	if (put_text(d, FJ_STRING, s, n))
+	{
+		string_written(d, at);
 		item_done(d);
+	}
 }
 
 /* A scalar with no JSON form of its own: null if substitute_null. */
@@ -801,7 +860,7 @@ put_float(decoder *d, double v)
 		int			point;
 
 		fj_double_shortest_nibbles(a, &nibbles, &len, &point);
-		if (!reserve_packed_fraction(d, fj_packed_fraction_len(signbit(v), len, point)))
+		if (!reserve(d, 9 + fj_packed_fraction_len(signbit(v), len, point)))
 			return false;
 		w = fj_put_packed_nibbles(d->out.data + d->out.len, signbit(v), nibbles, len, point);
 	}
@@ -1347,7 +1406,7 @@ fast_decimal(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 	if (e < 0 && adjusted >= -6)
 	{
 		/* put_decimal's plain text, as PACKED nibbles straight from the mantissa */
-		if (!reserve_packed_fraction(d, fj_packed_fraction_len(neg, (unsigned) n, (int) (n + e))))
+		if (!reserve(d, 9 + fj_packed_fraction_len(neg, (unsigned) n, (int) (n + e))))
 			return true;
 		w = fj_put_packed_fraction(d->out.data + d->out.len, neg, mag, (unsigned) n, (int) (n + e));
 		d->out.len = (size_t) (w - d->out.data);
@@ -1401,7 +1460,8 @@ fast_item(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 	{
 		/* a text string of up to 65535 bytes */
 		size_t		n,
-					head;
+					head,
+					at;
 
 		if ((b & 31) < 24)
 		{
@@ -1430,10 +1490,13 @@ fast_item(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 			return fail(d, FJ_R_CBOR_UTF8), *ppos = len + 1, true;
 		if (!reserve(d, 5 + n))
 			return *ppos = len + 1, true;
-		w = fj_put_text_header(d->out.data + d->out.len, FJ_STRING, n);
+		at = d->out.len;
+		w = fj_put_text_header(d->out.data + at, FJ_STRING, n);
 		memcpy(w, in + pos + head, n);
 		d->out.len = (size_t) (w - d->out.data) + n;
 		*ppos = pos + head + n;
+		if (!key)
+			string_written(d, at);
 		item_done(d);
 		return true;
 	}
@@ -1514,6 +1577,8 @@ fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_options *op
 	d.poll.interrupted = opt->interrupted;
 	d.poll.ctx = opt->interrupt_ctx;
 	d.err = err;
+	fj_refs_init(&d.refs, d.a);
+	d.refs.from = (uint32_t) (opt->prefix + FJ_REFS_FROM);
 	fj_error_clear(err);
 
 	/* a first guess at the tape: about the size of the CBOR (grown as needed) */
@@ -1546,6 +1611,7 @@ fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_options *op
 	fj_buf_release(d.a, &d.mantissa);
 	fj_buf_release(d.a, &d.digits);
 	fj_buf_release(d.a, &d.text);
+	fj_refs_release(&d.refs);
 	if (d.rc != FJ_OK)
 	{
 		fj_buf_release(d.a, &d.out);

@@ -542,13 +542,19 @@ fastjson_lookup_member(FunctionCallInfo fcinfo, int argno, const char *key, int 
 const uint8_t *
 fastjson_follow_keys(Datum doc, int n, char **keys, int *lens, FastjsonSlices *slices, FastjsonLookupStop *stop)
 {
-	bool	   *not_index = palloc0(sizeof(bool) * Max(n, 1));
-	int		   *unused = palloc0(sizeof(int) * Max(n, 1));
+	/* keys only: no element is an index (on the stack for the usual few keys) */
+	bool		not_index_short[16] = {0};
+	int			unused_short[16] = {0};
+	bool	   *not_index = n <= 16 ? not_index_short : palloc0(sizeof(bool) * n);
+	int		   *unused = n <= 16 ? unused_short : palloc0(sizeof(int) * n);
 	parsed_path pp = {.n = n, .keys = keys, .lens = lens, .is_index = not_index, .index = unused, .stop = stop};
 	const uint8_t *v = lookup_datum(doc, &pp, slices);
 
-	pfree(not_index);
-	pfree(unused);
+	if (n > 16)
+	{
+		pfree(not_index);
+		pfree(unused);
+	}
 	return v;
 }
 

@@ -203,9 +203,9 @@ fj_packed_fraction_len(bool negative, unsigned n, int point)
  * Write that PACKED value at w, its digits given as nibbles (d: n of them,
  * the first in the lowest), without going through its text: the characters
  * are put together as nibbles in one number (64 bits when they fit, else
- * 128) and written whole (16 bytes from the nibbles' start must be
- * writable). Its length must be at most FJ_PACKED_FRACTION_MAX. Returns the
- * end.
+ * 128) and written whole, 8 or 16 bytes after the header, so at most 9 +
+ * its length bytes from w, no more than its text would take with a header.
+ * Its length must be at most FJ_PACKED_FRACTION_MAX. Returns the end.
  */
 static inline uint8_t *
 fj_put_packed_nibbles(uint8_t *w, bool negative, unsigned __int128 d, unsigned n, int point)
