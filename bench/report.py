@@ -957,8 +957,10 @@ class Report:
             return
         self.add("Encode: `sum(octet_length(fastjson_to_cbor(d)))` over a constant fastjson value, N times; decode: "
                  "`count(fastjson_from_cbor(CASE WHEN g > 0 THEN $cbor::bytea END))` over generate_series (the "
-                 "section 2 method). MB/s = JSON file bytes × N / s, so they compare directly with section 2's "
-                 "fastjson_out and fastjson_in. The SQL baseline is bench/cbor_baseline.sql (PL/pgSQL over jsonb: "
+                 "section 2 method). MB/s = JSON file bytes × N / s. fastjson_out and fastjson_in are section 2's "
+                 "statements timed again here: encode, out, decode and in run in turn, best of at least 5 rounds, so "
+                 "each ratio compares runs made side by side (section 2's figures, minutes earlier, when these are "
+                 "missing). The SQL baseline is bench/cbor_baseline.sql (PL/pgSQL over jsonb: "
                  "`bench_jsonb_to_cbor(jsonb)`, `bench_cbor_to_jsonb(bytea)` on fastjson's CBOR), measured the same "
                  "way (fewer repetitions when one run is long). \"Same order of speed\" counts as met when CBOR is at "
                  "least 1/3 of the text speed.", "")
@@ -971,7 +973,8 @@ class Report:
             sec2 = cf.get(f["file"], {}).get("ops", {})
             mbps = lambda d: d.get("best_mbps") if d else None
             enc, dec = mbps(o.get("encode")), mbps(o.get("decode"))
-            fo, fi = mbps(sec2.get("fastjson_out")), mbps(sec2.get("fastjson_in"))
+            fo = mbps(o.get("out")) or mbps(sec2.get("fastjson_out"))
+            fi = mbps(o.get("in")) or mbps(sec2.get("fastjson_in"))
             se, sd = mbps(o.get("sql_encode")), mbps(o.get("sql_decode"))
             mini = f.get("minified_bytes")
             cm = core_by.get(f["file"], {}).get("minified_bytes")

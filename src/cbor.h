@@ -124,6 +124,41 @@ void		fj_double_shortest_digits(double a, uint64_t *digits, int *e10);
 extern const double fj_pow10_double[23];
 
 /*
+ * For w * 10^q of 16 or 17 significant digits (w not a multiple of 10): true
+ * when a decimal of fewer digits names the same double, found from the
+ * decimals of one digit fewer on either side of it, when they are
+ * Clinger-exact: its double lies between the doubles they round to, and if
+ * those are equal or neighbours, it is one of them (most %.17g texts of
+ * doubles whose shortest form has 16 digits), settled with two divisions.
+ * False when not settled so (fj_decimal_is_double goes on).
+ */
+static inline bool
+fj_decimal_shorter_neighbours(uint64_t w, int q)
+{
+	uint64_t	down = w / 10,
+				bd,
+				bu;
+	double		vd,
+				vu;
+
+	if (down >= (1ULL << 53) || q + 1 < -22 || q + 1 > 22)
+		return false;
+	if (q + 1 < 0)
+	{
+		vd = (double) down / fj_pow10_double[-(q + 1)];
+		vu = (double) (down + 1) / fj_pow10_double[-(q + 1)];
+	}
+	else
+	{
+		vd = (double) down * fj_pow10_double[q + 1];
+		vu = (double) (down + 1) * fj_pow10_double[q + 1];
+	}
+	memcpy(&bd, &vd, 8);
+	memcpy(&bu, &vu, 8);
+	return bu - bd <= 1;
+}
+
+/*
  * A shortcut for the doubles that a decimal of at most 15 significant
  * digits names (DBL_DIG): every such decimal reads back as a distinct double,
  * so if the 15-digit rounding t of a, found with one multiplication, reads

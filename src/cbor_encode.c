@@ -214,7 +214,7 @@ put_byte(encoder *e, uint8_t b)
  * (libcbor 0.8's cbor_encode_half, used before, rounded subnormal halves
  * wrongly; binary16 has always been written by hand.)
  */
-static inline fj_code
+static inline __attribute__((always_inline)) fj_code
 put_double(encoder *e, double d)
 {
 	uint16_t	half;
@@ -526,7 +526,7 @@ bytes_before(unsigned p, unsigned i)
  * point), or more than 19 digits after the leading zeros. It fills x as
  * read_decimal does.
  */
-static inline bool
+static inline __attribute__((always_inline)) bool
 read_packed(const uint8_t *nib, unsigned n, decimal *x)
 {
 	uint64_t	w0,
@@ -608,10 +608,30 @@ put_signed(encoder *e, bool negative, uint64_t m)
 }
 
 /*
+ * A fraction (not integer) of at most 15 digits with 10^|q| exact: its
+ * double is one correctly rounded IEEE operation (Clinger), and such a
+ * decimal names it unambiguously (DBL_DIG), trailing zeros or not:
+ * fj_decimal_is_double's answer, without its steps. False for the others.
+ */
+static inline __attribute__((always_inline)) bool
+clinger_fraction(const decimal *x, double *d)
+{
+	uint64_t	w = x->raw;
+	int64_t		q = x->exp;
+	double		v;
+
+	if (x->integer || w == 0 || w >= 1000000000000000ULL || q < -22 || q > 22)
+		return false;
+	v = q < 0 ? (double) w / fj_pow10_double[-q] : (double) w * fj_pow10_double[q];
+	*d = x->negative ? -v : v;
+	return true;
+}
+
+/*
  * A number read by read_decimal. Floats as fj_number_is_double decides
  * (through fj_decimal_is_double), decimal fractions [exp, raw].
  */
-static inline fj_code
+static inline __attribute__((always_inline)) fj_code
 put_decimal(encoder *e, const decimal *x)
 {
 	uint64_t	w = x->raw;
@@ -629,17 +649,8 @@ put_decimal(encoder *e, const decimal *x)
 		return put_signed(e, x->negative, w);
 	}
 
-	/*
-	 * At most 15 digits and 10^|q| exact: the double is one correctly
-	 * rounded IEEE operation (Clinger), and such a decimal names it
-	 * unambiguously (DBL_DIG), trailing zeros or not: fj_decimal_is_double's
-	 * answer, without its steps.
-	 */
-	if (w != 0 && w < 1000000000000000ULL && q >= -22 && q <= 22)
-	{
-		d = q < 0 ? (double) w / fj_pow10_double[-q] : (double) w * fj_pow10_double[q];
-		return put_double(e, x->negative ? -d : d);
-	}
+	if (clinger_fraction(x, &d))
+		return put_double(e, d);
 	/* drop trailing zeros: the significant digits and their last one's exponent */
 	if (w != 0)
 	{
@@ -650,7 +661,9 @@ put_decimal(encoder *e, const decimal *x)
 			q++;
 		}
 	}
-	if (fj_decimal_is_double(x->negative, w, sig, (int) q, &d))
+	/* a 16- or 17-digit text that a shorter one names is no double's: settled in line */
+	if (!(sig >= 16 && sig <= 17 && q >= -340 && q <= 340 && fj_decimal_shorter_neighbours(w, (int) q)) &&
+		fj_decimal_is_double(x->negative, w, sig, (int) q, &d))
 		return put_double(e, d);
 	/* a decimal fraction [exponent, mantissa]; the significand is not zero here */
 	if ((rc = reserve(e, 2 + 9 + 9)) != FJ_OK)
@@ -730,7 +743,14 @@ put_number(encoder *e, const uint8_t *v, const uint8_t **next)
 		len = fj_packed_len(v, &nibbles);
 		*next = nibbles + (len + 1) / 2;
 		if (e->root_end - nibbles >= 12 && read_packed(nibbles, len, &x))
+		{
+			double		d;
+
+			/* the common case, in line */
+			if (clinger_fraction(&x, &d))
+				return put_double(e, d);
 			return put_decimal(e, &x);
+		}
 		fj_unpack_number(nibbles, len, (char *) buf);
 	}
 	else

@@ -690,36 +690,8 @@ fj_decimal_is_double(bool negative, uint64_t w, int sig, int q, double *d)
 	}
 	if (sig > 17 || adjusted > 308 || adjusted < -324)
 		return false;
-	if (sig >= 16 && w / 10 < (1ULL << 53) && q + 1 >= -22 && q + 1 <= 22)
-	{
-		/*
-		 * The decimals of one digit fewer on either side of w * 10^q,
-		 * Clinger-exact: v lies between the doubles they round to, and if
-		 * those are equal or neighbours, v is one of them, so a shorter
-		 * decimal rounds to v (most %.17g texts of doubles whose shortest
-		 * form has 16 digits), settled with two divisions.
-		 */
-		uint64_t	down = w / 10,
-					bd,
-					bu;
-		double		vd,
-					vu;
-
-		if (q + 1 < 0)
-		{
-			vd = (double) down / fj_pow10_double[-(q + 1)];
-			vu = (double) (down + 1) / fj_pow10_double[-(q + 1)];
-		}
-		else
-		{
-			vd = (double) down * fj_pow10_double[q + 1];
-			vu = (double) (down + 1) * fj_pow10_double[q + 1];
-		}
-		memcpy(&bd, &vd, 8);
-		memcpy(&bu, &vu, 8);
-		if (bu - bd <= 1)
-			return false;
-	}
+	if (sig >= 16 && fj_decimal_shorter_neighbours(w, q))
+		return false;
 	v = decimal_to_double(w, q);
 	if (!isfinite(v) || v == 0)
 		return false;
