@@ -132,10 +132,17 @@ extern const double fj_pow10_double[23];
  * doubles whose shortest form has 16 digits), settled with two divisions.
  * False when not settled so (fj_decimal_is_double goes on).
  */
+/* v / 10 with a multiplication (exact for every uint64; some builds made w / 10 a div). */
+static inline uint64_t
+fj_div10(uint64_t v)
+{
+	return (uint64_t) (((unsigned __int128) v * 0xcccccccccccccccdULL) >> 67);
+}
+
 static inline bool
 fj_decimal_shorter_neighbours(uint64_t w, int q)
 {
-	uint64_t	down = w / 10,
+	uint64_t	down = fj_div10(w),
 				bd,
 				bu;
 	double		vd,
@@ -168,7 +175,7 @@ fj_decimal_shorter_neighbours(uint64_t w, int q)
  * wrong way near a half; then, or when a needs 16 or 17 digits, the answer
  * is false and Ryu decides.
  */
-static inline bool
+static inline __attribute__((always_inline)) bool
 fj_double_shortest_15(double a, uint64_t *t15, int *k15)
 {
 	int			k,
@@ -212,7 +219,7 @@ fj_double_shortest_15(double a, uint64_t *t15, int *k15)
  */
 void		fj_double_shortest_nibbles_ryu(double a, unsigned __int128 *nibbles, unsigned *n, int *point);
 
-static inline void
+static inline __attribute__((always_inline)) void
 fj_double_shortest_nibbles(double a, unsigned __int128 *nibbles, unsigned *n, int *point)
 {
 	uint64_t	t,

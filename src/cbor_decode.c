@@ -139,10 +139,10 @@ reserve_slack(decoder *d, size_t n, size_t slack)
 	return true;
 }
 
-static inline bool
+static inline __attribute__((always_inline)) bool
 reserve(decoder *d, size_t n)
 {
-	return reserve_slack(d, n, 0);
+	return d->out.cap - d->out.len >= n || reserve_slack(d, n, 0);
 }
 
 /* Append n bytes to a scratch buffer. */
@@ -597,7 +597,7 @@ item_done_slow(decoder *d)
 }
 
 /* The same, the common cases first. */
-static inline bool
+static inline __attribute__((always_inline)) bool
 item_done(decoder *d)
 {
 	dframe	   *f = top(d);

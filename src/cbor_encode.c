@@ -654,9 +654,11 @@ put_decimal(encoder *e, const decimal *x)
 	/* drop trailing zeros: the significant digits and their last one's exponent */
 	if (w != 0)
 	{
-		while (w % 10 == 0)
+		uint64_t	tenth;
+
+		while ((tenth = fj_div10(w)) * 10 == w)
 		{
-			w /= 10;
+			w = tenth;
 			sig--;
 			q++;
 		}

@@ -105,7 +105,7 @@ fj_number_packable(const uint8_t *s, size_t len)
 }
 
 /* Write the tag (and length byte) of a PACKED value of n characters at w; returns where its nibbles go. */
-static inline uint8_t *
+static inline __attribute__((always_inline)) uint8_t *
 fj_put_packed_header(uint8_t *w, unsigned n)
 {
 	if (n <= FJ_LEN_INLINE_MAX)
@@ -134,7 +134,7 @@ fj_put_packed(uint8_t *w, const uint8_t *s, unsigned n)
 extern const uint64_t fj_pow10_u64[20];
 
 /* The number of decimal digits of v (0 for 0). */
-static inline unsigned
+static inline __attribute__((always_inline)) unsigned
 fj_decimal_length(uint64_t v)
 {
 	unsigned	guess;
@@ -153,7 +153,7 @@ fj_decimal_length(uint64_t v)
  * lanes, then / 10 in bytes, each division a multiply and shift exact in
  * its range), then the bytes packed.
  */
-static inline uint32_t
+static inline __attribute__((always_inline)) uint32_t
 fj_digits8_nibbles(uint32_t x)
 {
 	uint64_t	y = (uint64_t) (x / 10000) | (uint64_t) (x % 10000) << 32,
@@ -169,7 +169,7 @@ fj_digits8_nibbles(uint32_t x)
 }
 
 /* The n digits of v (n its length, 1 to 20) as nibbles, the first in the lowest. */
-static inline unsigned __int128
+static inline __attribute__((always_inline)) unsigned __int128
 fj_digit_nibbles(uint64_t v, unsigned n)
 {
 	unsigned __int128 s;
@@ -193,7 +193,7 @@ fj_digit_nibbles(uint64_t v, unsigned n)
  * point after point of them (0 < point < n); for point <= 0, "0." and -point
  * zeros before them; for point >= n, point - n zeros and ".0" after them.
  */
-static inline unsigned
+static inline __attribute__((always_inline)) unsigned
 fj_packed_fraction_len(bool negative, unsigned n, int point)
 {
 	return negative + (point <= 0 ? n + 2 + (unsigned) -point : point >= (int) n ? (unsigned) point + 2 : n + 1);
@@ -207,7 +207,7 @@ fj_packed_fraction_len(bool negative, unsigned n, int point)
  * its length bytes from w, no more than its text would take with a header.
  * Its length must be at most FJ_PACKED_FRACTION_MAX. Returns the end.
  */
-static inline uint8_t *
+static inline __attribute__((always_inline)) uint8_t *
 fj_put_packed_nibbles(uint8_t *w, bool negative, unsigned __int128 d, unsigned n, int point)
 {
 	unsigned	len = fj_packed_fraction_len(negative, n, point),
@@ -248,7 +248,7 @@ fj_put_packed_nibbles(uint8_t *w, bool negative, unsigned __int128 d, unsigned n
 }
 
 /* The same, its digits those of v (n of them, its length, or 1 for 0). */
-static inline uint8_t *
+static inline __attribute__((always_inline)) uint8_t *
 fj_put_packed_fraction(uint8_t *w, bool negative, uint64_t v, unsigned n, int point)
 {
 	return fj_put_packed_nibbles(w, negative, fj_digit_nibbles(v, n), n, point);
