@@ -115,13 +115,15 @@ fj_code		fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_op
 size_t		fj_double_shortest(double d, char *out);
 /* The same; *exponent tells whether the text has an exponent (else it has a point). */
 size_t		fj_double_shortest_form(double d, char *out, bool *exponent);
-/*
- * The digits of that text for the finite positive a: a = *digits * 10^*e10,
- * *digits without trailing zeros. fj_double_shortest_form writes them out.
- */
-void		fj_double_shortest_digits(double a, uint64_t *digits, int *e10);
 /* 10^0 to 10^22, the powers of ten a double holds exactly. */
 extern const double fj_pow10_double[23];
+
+/* v / 10 with a multiplication (exact for every uint64; some builds made w / 10 a div). */
+static inline uint64_t
+fj_div10(uint64_t v)
+{
+	return (uint64_t) (((unsigned __int128) v * 0xcccccccccccccccdULL) >> 67);
+}
 
 /*
  * For w * 10^q of 16 or 17 significant digits (w not a multiple of 10): true
@@ -132,13 +134,6 @@ extern const double fj_pow10_double[23];
  * doubles whose shortest form has 16 digits), settled with two divisions.
  * False when not settled so (fj_decimal_is_double goes on).
  */
-/* v / 10 with a multiplication (exact for every uint64; some builds made w / 10 a div). */
-static inline uint64_t
-fj_div10(uint64_t v)
-{
-	return (uint64_t) (((unsigned __int128) v * 0xcccccccccccccccdULL) >> 67);
-}
-
 static inline bool
 fj_decimal_shorter_neighbours(uint64_t w, int q)
 {
@@ -214,8 +209,9 @@ fj_double_shortest_15(double a, uint64_t *t15, int *k15)
 }
 
 /*
- * The same digits as nibbles (the first in the lowest 4 bits), *n of them,
- * and where the point goes: a = 0.DIGITS * 10^*point.
+ * The digits of fj_double_shortest's text for the finite positive a as
+ * nibbles (the first in the lowest 4 bits), *n of them, and where the point
+ * goes: a = 0.DIGITS * 10^*point.
  */
 void		fj_double_shortest_nibbles_ryu(double a, unsigned __int128 *nibbles, unsigned *n, int *point);
 

@@ -523,16 +523,12 @@ static __attribute__((noinline)) void
 string_ref(decoder *d, uint32_t at)
 {
 	uint8_t    *base = d->out.data;
-	uint32_t	target = fj_refs_find(&d->refs, base, at),
-				dist;
+	uint32_t	target = fj_refs_find(&d->refs, base, at);
 	dframe	   *f;
 
 	if (target == FJ_REFS_NONE || !fj_refs_note(&d->refs, at))
 		return;
-	dist = at - target;
-	base[at] = FJ_STRING_REF;
-	memcpy(base + at + 1, &dist, 4);
-	d->out.len = at + FJ_REF_SIZE;
+	d->out.len = (size_t) (fj_put_string_ref(base + at, at - target) - base);
 	for (f = top(d); f && f->hdr > target; f = f == (dframe *) d->frames.data ? NULL : f - 1)
 		f->refs_out = true;
 }
@@ -849,7 +845,7 @@ put_float(decoder *d, double v)
 	uint8_t    *w;
 	double		a = fabs(v);
 
-	if (a != 0 && a >= 1e-4 && a < 1e16)
+	if (a >= 1e-4 && a < 1e16)
 	{
 		/*
 		 * fj_double_shortest_form's plain layout (its point from -3 to 16)
@@ -1495,8 +1491,7 @@ fast_item(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 		memcpy(w, in + pos + head, n);
 		d->out.len = (size_t) (w - d->out.data) + n;
 		*ppos = pos + head + n;
-		if (!key)
-			string_written(d, at);
+		string_written(d, at);
 		item_done(d);
 		return true;
 	}

@@ -745,14 +745,7 @@ put_number(encoder *e, const uint8_t *v, const uint8_t **next)
 		len = fj_packed_len(v, &nibbles);
 		*next = nibbles + (len + 1) / 2;
 		if (e->root_end - nibbles >= 12 && read_packed(nibbles, len, &x))
-		{
-			double		d;
-
-			/* the common case, in line */
-			if (clinger_fraction(&x, &d))
-				return put_double(e, d);
 			return put_decimal(e, &x);
-		}
 		fj_unpack_number(nibbles, len, (char *) buf);
 	}
 	else

@@ -381,8 +381,9 @@ slow:
 	return strtod(buf, NULL);
 }
 
-void
-fj_double_shortest_digits(double a, uint64_t *digits, int *e10)
+/* The shortest digits of the finite positive a: a = *digits * 10^*e10, no trailing zeros. */
+static void
+shortest_digits(double a, uint64_t *digits, int *e10)
 {
 	uint64_t	t;
 	int			k;
@@ -442,7 +443,7 @@ fj_double_shortest_form(double d, char *out, bool *exponent)
 		memcpy(o, "0.0", 3);
 		return (size_t) (o + 3 - out);
 	}
-	fj_double_shortest_digits(a, &v, &e10);
+	shortest_digits(a, &v, &e10);
 	n = u64_digits(v, digits);
 	x = e10 + n - 1;			/* decimal exponent of the first digit */
 	point = x + 1;				/* digits before the decimal point */

@@ -130,6 +130,15 @@ fj_put_packed(uint8_t *w, const uint8_t *s, unsigned n)
 	return w + (n + 1) / 2;
 }
 
+/* Write a string reference at w to the STRING value dist bytes before it; returns the end. */
+static inline uint8_t *
+fj_put_string_ref(uint8_t *w, uint32_t dist)
+{
+	w[0] = FJ_STRING_REF;
+	memcpy(w + 1, &dist, 4);
+	return w + FJ_REF_SIZE;
+}
+
 /* 10^0 to 10^19. */
 extern const uint64_t fj_pow10_u64[20];
 

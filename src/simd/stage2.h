@@ -120,14 +120,10 @@ stage2_string_ref(fj_stage2 *p, uint32_t at, fj_frame *stack, uint32_t depth)
 {
 	uint8_t    *base = p->out->data;
 	uint32_t	target = fj_refs_find(&p->refs, base, at);
-	uint32_t	dist;
 
 	if (target == FJ_REFS_NONE || !fj_refs_note(&p->refs, at))
 		return;
-	dist = at - target;
-	base[at] = FJ_STRING_REF;
-	memcpy(base + at + 1, &dist, 4);
-	p->wp = base + at + FJ_REF_SIZE;
+	p->wp = fj_put_string_ref(base + at, at - target);
 	while (depth > 0 && stack[depth - 1].hdr > target)
 		stack[--depth].reserved |= FJ_REFS_OUT;
 }
