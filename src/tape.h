@@ -515,15 +515,20 @@ fj_pack8_codes(uint64_t c)
 	return c + (below >> 3) - 0x3030303030303030ULL;
 }
 
+/* 8 nibble values (0-15, value k in byte k) to 8 nibbles, the reverse of fj_unpack8_codes. */
+static inline __attribute__((always_inline)) uint32_t
+fj_pack8_values(uint64_t x)
+{
+	x = (x | x >> 4) & 0x00ff00ff00ff00ffULL;
+	x = (x | x >> 8) & 0x0000ffff0000ffffULL;
+	return (uint32_t) (x | x >> 16);
+}
+
 /* 8 characters (digits, '-', '.'; character k in byte k) to 8 nibbles. */
 static inline uint32_t
 fj_pack8(uint64_t c)
 {
-	uint64_t	x = fj_pack8_codes(c);
-
-	x = (x | x >> 4) & 0x00ff00ff00ff00ffULL;
-	x = (x | x >> 8) & 0x0000ffff0000ffffULL;
-	return (uint32_t) (x | x >> 16);
+	return fj_pack8_values(fj_pack8_codes(c));
 }
 
 /* Write the text of n packed characters (n <= FJ_PACKED_MAX) at out, in 8-byte blocks. */

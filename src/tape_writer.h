@@ -172,9 +172,7 @@ fj_digits8_nibbles(uint32_t x)
 	y = t | (y - 100 * t) << 16;
 	t = ((y * 103) >> 10) & 0x000f000f000f000fULL;	/* / 10, below 100 */
 	y = t | (y - 10 * t) << 8;
-	y = (y | y >> 4) & 0x00ff00ff00ff00ffULL;
-	y = (y | y >> 8) & 0x0000ffff0000ffffULL;
-	return (uint32_t) (y | y >> 16);
+	return fj_pack8_values(y);
 }
 
 /* The n digits of v (n its length, 1 to 20) as nibbles, the first in the lowest. */
