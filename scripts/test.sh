@@ -43,14 +43,22 @@ step() {
 	echo
 	echo "=== $name"
 	local t0=$SECONDS
+	# a step may name the parts of it that failed, one per line, in this file
+	FJ_FAILED_PARTS=$(mktemp)
+	export FJ_FAILED_PARTS
 	if "$@"; then
 		passed=$((passed + 1))
 		echo "--- ok: $name ($((SECONDS - t0)) s)"
 	else
 		failed=$((failed + 1))
-		failures+=("$name")
+		if [ -s "$FJ_FAILED_PARTS" ]; then
+			failures+=("$name: $(paste -sd ';' "$FJ_FAILED_PARTS" | sed 's/;/; /g')")
+		else
+			failures+=("$name")
+		fi
 		echo "--- FAILED: $name ($((SECONDS - t0)) s)"
 	fi
+	rm -f "$FJ_FAILED_PARTS"
 }
 
 core_tests() {

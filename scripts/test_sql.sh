@@ -19,8 +19,14 @@ eval "export $(bash scripts/cluster.sh start "$DIR/pg" "$PORT")"
 export PGDATABASE=postgres
 
 rc=0
-make -s installcheck || {
+# names a failed part for the suite's last lines (scripts/test.sh sets the file)
+failed_part() {
 	rc=1
+	[ -n "${FJ_FAILED_PARTS:-}" ] && echo "$1" >>"$FJ_FAILED_PARTS"
+	return 0
+}
+make -s installcheck || {
+	failed_part "pg_regress"
 	[ -f regression.diffs ] && head -n 200 regression.diffs
 }
 
@@ -30,8 +36,8 @@ if [ -d "$DATA" ]; then
 	mkdir -p "$DIR/pg/data-copy"
 	cp -r "$DATA/jsontestsuite" "$DATA/corpus" "$DIR/pg/data-copy/"
 	chown -R postgres "$DIR/pg/data-copy" 2>/dev/null || true
-	psql -X -q -v ON_ERROR_STOP=1 -v data="$DIR/pg/data-copy" -f test/sql_conformance.sql || rc=1
-	/usr/bin/python3 test/cbor_crosscheck.py "$DATA" || rc=1
+	psql -X -q -v ON_ERROR_STOP=1 -v data="$DIR/pg/data-copy" -f test/sql_conformance.sql || failed_part "SQL conformance"
+	/usr/bin/python3 test/cbor_crosscheck.py "$DATA" || failed_part "CBOR cross-check"
 else
 	echo "SKIP: data folder $DATA is absent; SQL conformance and corpus round trips skipped"
 fi
@@ -39,7 +45,7 @@ fi
 # SQL/JSON path against jsonb: generated expressions over generated documents
 # and the corpus (skipped with a message when absent), and GIN index scans
 # against sequential scans
-/usr/bin/python3 test/jsonpath_differential.py "$DATA/corpus" || rc=1
+/usr/bin/python3 test/jsonpath_differential.py "$DATA/corpus" || failed_part "jsonpath differential"
 
 # Hardening: hostile input, dump/restore and COPY, flat memory, parallel
 # query, and the pgbench stress run (STRESS_SECONDS, default 120). Each step
@@ -52,7 +58,7 @@ hardening() {
 		echo "--- ok: $name ($((SECONDS - t0)) s)"
 	else
 		echo "--- FAILED: $name ($((SECONDS - t0)) s)"
-		rc=1
+		failed_part "$name"
 	fi
 }
 hardening "hostile input (test/hostile.py)" /usr/bin/python3 test/hostile.py

@@ -738,6 +738,11 @@ def finish():
         print(f"hostile.py: {len(violations)} violation(s):")
         for v in violations[:50]:
             print(f"  {v}")
+        # the first violation also goes to the suite's last lines (scripts/test.sh)
+        parts = os.environ.get("FJ_FAILED_PARTS")
+        if parts:
+            with open(parts, "a") as f:
+                f.write(f"hostile.py: {violations[0][:200]}\n")
         return 1
     print("hostile.py: all checks passed")
     return 0
