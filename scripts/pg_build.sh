@@ -43,6 +43,10 @@ t0=$SECONDS
 	# --with-lz4: the stored regression test compresses with lz4.
 	./configure --prefix="$prefix" --with-lz4 --without-llvm >"$prefix.configure.log" 2>&1 ||
 		{ tail -n 40 "$prefix.configure.log"; exit 1; }
+	# PostgreSQL makes its generated headers (utils/errcodes.h) only when its
+	# make is at MAKELEVEL 0; under `make test` it is not, so the build failed
+	# on an empty cache: run it as a top-level make
+	unset MAKELEVEL MAKEFLAGS MFLAGS
 	make -j"${JOBS:-2}" -s >"$prefix.build.log" 2>&1 || { tail -n 40 "$prefix.build.log"; exit 1; }
 	make -s install >>"$prefix.build.log" 2>&1 || { tail -n 40 "$prefix.build.log"; exit 1; }
 ) >&2
