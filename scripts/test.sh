@@ -52,7 +52,7 @@ step() {
 	else
 		failed=$((failed + 1))
 		if [ -s "$FJ_FAILED_PARTS" ]; then
-			failures+=("$name: $(paste -sd ';' "$FJ_FAILED_PARTS" | sed 's/;/; /g')")
+			failures+=("$name: $(sed ':a;N;$!ba;s/\n/; /g' "$FJ_FAILED_PARTS")")
 		else
 			failures+=("$name")
 		fi
