@@ -126,13 +126,26 @@ fj_div10(uint64_t v)
 }
 
 /*
+ * For k from -22 to 22, the least d for which the gap between the doubles
+ * near d * 10^k is wider than 10^k: d * 10^k >= 2^(floor(log2(10^k)) + 53).
+ * (10^k is never a power of two but for k = 0, so from there on 10^k is
+ * less than the gap below any double at or above d * 10^k.)
+ */
+extern const uint64_t fj_shorter_threshold[45];
+
+/*
  * For w * 10^q of 16 or 17 significant digits (w not a multiple of 10): true
  * when a decimal of fewer digits names the same double, found from the
- * decimals of one digit fewer on either side of it, when they are
- * Clinger-exact: its double lies between the doubles they round to, and if
- * those are equal or neighbours, it is one of them (most %.17g texts of
- * doubles whose shortest form has 16 digits), settled with two divisions.
- * False when not settled so (fj_decimal_is_double goes on).
+ * decimals of one digit fewer on either side of it, down * 10^(q+1) and
+ * (down + 1) * 10^(q+1): its double lies between the doubles they round to,
+ * and if those are equal or neighbours, it is one of them (most %.17g texts
+ * of doubles whose shortest form has 16 digits). They are when 10^(q+1) is
+ * less than the gap between the doubles there (two reals nearer than one
+ * gap round at most one double apart): when down is at least
+ * fj_shorter_threshold, or at least 2^53, which is past every threshold
+ * (within the normal doubles). Otherwise, when both are Clinger-exact, two
+ * divisions settle it. False when not settled so (fj_decimal_is_double
+ * decides).
  */
 static inline bool
 fj_decimal_shorter_neighbours(uint64_t w, int q)
@@ -143,8 +156,12 @@ fj_decimal_shorter_neighbours(uint64_t w, int q)
 	double		vd,
 				vu;
 
-	if (down >= (1ULL << 53) || q + 1 < -22 || q + 1 > 22)
+	if (down >= (1ULL << 53))
+		return q + 1 >= -290 && q + 1 <= 290;
+	if (q + 1 < -22 || q + 1 > 22)
 		return false;
+	if (down >= fj_shorter_threshold[q + 1 + 22])
+		return true;
 	if (q + 1 < 0)
 	{
 		vd = (double) down / fj_pow10_double[-(q + 1)];
@@ -260,7 +277,8 @@ bool		fj_number_is_double(const fj_number_parts *n, double *d);
 /*
  * The same for the decimal (-1)^negative * w * 10^q, w of sig digits and
  * not a multiple of 10 (or zero): what fj_number_is_double decides once the
- * text is read, for callers that read it themselves.
+ * text is read, for callers that read it themselves (exact on its own;
+ * callers that can put fj_decimal_shorter_neighbours, cheaper, first).
  */
 bool		fj_decimal_is_double(bool negative, uint64_t w, int sig, int q, double *d);
 

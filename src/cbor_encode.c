@@ -839,27 +839,17 @@ sort_members(encoder *e, const uint8_t *obj, uint32_t count)
 }
 
 /*
- * Go on with the next member of the top frame: write its key (objects), and
- * return its value.
+ * Go on with the next member of a sorted (deterministic) object's frame:
+ * write its key, and return its value.
  */
 static inline fj_code
-next_member(encoder *e, eframe *f, const uint8_t *v, const uint8_t **value)
+next_sorted_member(encoder *e, eframe *f, const uint8_t **value)
 {
-	if (f->in_order)
-	{
-		if (f->object)
-			return put_scalar(e, v, value);
-		*value = v;
-		return FJ_OK;
-	}
-	else
-	{
-		const emember *m = MEMBER(e, f->pos++);
+	const emember *m = MEMBER(e, f->pos++);
 
-		f->left--;
-		*value = m->text + m->len;
-		return put_text(e, m->text, m->len);
-	}
+	f->left--;
+	*value = m->text + m->len;
+	return put_text(e, m->text, m->len);
 }
 
 /* Whether frame f has written all its members; v is the value after the last one written. */
@@ -867,6 +857,28 @@ static inline bool
 frame_done(const eframe *f, const uint8_t *v)
 {
 	return f->in_order ? v == f->members_end : f->left == 0;
+}
+
+/*
+ * Write scalars from *v on while they last and *v is not end (members of a
+ * container in tape order: a key is a scalar, so this stops only at a
+ * container value or at end).
+ */
+static inline fj_code
+put_scalars(encoder *e, const uint8_t **v, const uint8_t *end, uint64_t *values)
+{
+	const uint8_t *p = *v;
+	fj_code		rc;
+
+	while (p != end && !fj_is_container(p))
+	{
+		if (++*values % POLL_VALUES == 0 && e->poll.interrupted && e->poll.interrupted(e->poll.ctx))
+			return fail(e, FJ_R_INTERRUPTED, p);
+		if ((rc = put_scalar(e, p, &p)) != FJ_OK)
+			return rc;
+	}
+	*v = p;
+	return FJ_OK;
 }
 
 static fj_code
@@ -885,50 +897,75 @@ encode(encoder *e, const uint8_t *v)
 		if (type == FJ_ARRAY || type == FJ_OBJECT)
 		{
 			uint32_t	count = fj_container_count(v);
+			bool		object = type == FJ_OBJECT,
+						in_order = !(object && e->opt->deterministic);
 
-			if ((rc = put_head(e, type == FJ_ARRAY ? MT_ARRAY : MT_MAP, count)) != FJ_OK)
+			if ((rc = put_head(e, object ? MT_MAP : MT_ARRAY, count)) != FJ_OK)
 				return rc;
-			if (count > 0)
+			if (count == 0)
+				v++;			/* an empty container is its tag */
+			else if (in_order)
+			{
+				/*
+				 * Members in tape order: the scalars first, without a frame;
+				 * a container of scalars alone (a coordinate pair, a row of
+				 * numbers, a flat object) never needs one.
+				 */
+				const uint8_t *end = fj_container_members_end(v),
+						   *p = fj_container_members(v);
+
+				if ((rc = put_scalars(e, &p, end, &values)) != FJ_OK)
+					return rc;
+				if (p == end)
+					v += fj_value_size(v);
+				else
+				{
+					if (!(f = fj_buf_push(e->a, &e->frames, sizeof(eframe))))
+						return fail(e, FJ_R_NOMEM, NULL);
+					f->object = object;
+					f->in_order = true;
+					f->next = v + fj_value_size(v);
+					f->members_end = end;
+					f->base = f->pos = NMEMBERS(e);
+					f->left = count;
+					v = p;		/* a container value */
+					continue;
+				}
+			}
+			else
 			{
 				if (!(f = fj_buf_push(e->a, &e->frames, sizeof(eframe))))
 					return fail(e, FJ_R_NOMEM, NULL);
-				f->object = type == FJ_OBJECT;
-				f->in_order = !(f->object && e->opt->deterministic);
+				f->object = object;
+				f->in_order = false;
 				f->next = v + fj_value_size(v);
 				f->members_end = fj_container_members_end(v);
 				f->base = f->pos = NMEMBERS(e);
 				f->left = count;
-				if (!f->in_order && (rc = sort_members(e, v, count)) != FJ_OK)
+				if ((rc = sort_members(e, v, count)) != FJ_OK)
 					return rc;
-				if ((rc = next_member(e, f, fj_container_members(v), &v)) != FJ_OK)
+				if ((rc = next_sorted_member(e, f, &v)) != FJ_OK)
 					return rc;
 				continue;
 			}
-			v++;				/* an empty container is its tag */
 		}
 		else
 		{
 			if ((rc = put_scalar(e, v, &v)) != FJ_OK)
 				return rc;
-			/* the scalars that follow in an array, without the frame steps below */
-			if (NFRAMES(e) > 0 && !(f = TOP_FRAME(e))->object)
-			{
-				while (v != f->members_end && !fj_is_container(v))
-				{
-					if (++values % POLL_VALUES == 0 && e->poll.interrupted && e->poll.interrupted(e->poll.ctx))
-						return fail(e, FJ_R_INTERRUPTED, v);
-					if ((rc = put_scalar(e, v, &v)) != FJ_OK)
-						return rc;
-				}
-			}
 		}
 
-		/* close finished containers, then go on with the next member */
+		/*
+		 * Close finished containers, then go on with the next member: in
+		 * tape order, the scalars that follow, up to a container value.
+		 */
 		for (;;)
 		{
 			if (NFRAMES(e) == 0)
 				return FJ_OK;
 			f = TOP_FRAME(e);
+			if (f->in_order && (rc = put_scalars(e, &v, f->members_end, &values)) != FJ_OK)
+				return rc;
 			if (!frame_done(f, v))
 				break;
 			if (!f->in_order)
@@ -936,7 +973,8 @@ encode(encoder *e, const uint8_t *v)
 			v = f->next;
 			e->frames.len -= sizeof(eframe);
 		}
-		if ((rc = next_member(e, f, v, &v)) != FJ_OK)
+		/* in tape order, v is the container value put_scalars stopped at */
+		if (!f->in_order && (rc = next_sorted_member(e, f, &v)) != FJ_OK)
 			return rc;
 	}
 }

@@ -281,6 +281,21 @@ u64_digits(uint64_t v, char *out)
 
 /* ------------------------------------------------ decimal to double */
 
+const uint64_t fj_shorter_threshold[45] = {
+	4768371582031250ULL, 7629394531250000ULL, 6103515625000000ULL, 4882812500000000ULL,
+	7812500000000000ULL, 6250000000000000ULL, 5000000000000000ULL, 8000000000000000ULL,
+	6400000000000000ULL, 5120000000000000ULL, 8192000000000000ULL, 6553600000000000ULL,
+	5242880000000000ULL, 8388608000000000ULL, 6710886400000000ULL, 5368709120000000ULL,
+	8589934592000000ULL, 6871947673600000ULL, 5497558138880000ULL, 8796093022208000ULL,
+	7036874417766400ULL, 5629499534213120ULL, 9007199254740992ULL, 7205759403792794ULL,
+	5764607523034235ULL, 4611686018427388ULL, 7378697629483821ULL, 5902958103587057ULL,
+	4722366482869646ULL, 7555786372591433ULL, 6044629098073146ULL, 4835703278458517ULL,
+	7737125245533627ULL, 6189700196426902ULL, 4951760157141522ULL, 7922816251426434ULL,
+	6338253001141148ULL, 5070602400912918ULL, 8112963841460669ULL, 6490371073168535ULL,
+	5192296858534828ULL, 8307674973655725ULL, 6646139978924580ULL, 5316911983139664ULL,
+	8507059173023462ULL
+};
+
 const double fj_pow10_double[23] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
@@ -562,6 +577,7 @@ fj_number_is_double(const fj_number_parts *n, double *d)
 				i;
 	int64_t		adjusted;
 	uint64_t	w = 0;
+	int			q;
 
 	for (first = 0; first < total && significand_digit(n, first) == '0'; first++)
 		;
@@ -582,7 +598,10 @@ fj_number_is_double(const fj_number_parts *n, double *d)
 		return false;
 	for (i = first; i < last; i++)
 		w = w * 10 + (uint64_t) (significand_digit(n, i) - '0');
-	return fj_decimal_is_double(n->negative, w, (int) sig, (int) (adjusted - (int64_t) sig + 1), d);
+	q = (int) (adjusted - (int64_t) sig + 1);
+	if (sig >= 16 && fj_decimal_shorter_neighbours(w, q))
+		return false;
+	return fj_decimal_is_double(n->negative, w, (int) sig, q, d);
 }
 
 /*
@@ -690,8 +709,6 @@ fj_decimal_is_double(bool negative, uint64_t w, int sig, int q, double *d)
 		return true;
 	}
 	if (sig > 17 || adjusted > 308 || adjusted < -324)
-		return false;
-	if (sig >= 16 && fj_decimal_shorter_neighbours(w, q))
 		return false;
 	v = decimal_to_double(w, q);
 	if (!isfinite(v) || v == 0)
