@@ -485,6 +485,42 @@ check_double(double d)
 	return true;
 }
 
+/*
+ * fj_shorter_threshold[k + 22] is the least d with d * 10^k >=
+ * 2^(floor(log2(10^k)) + 53), checked with exact integers: d meets it and
+ * d - 1 does not.
+ */
+static bool
+meets_threshold(uint64_t d, int k)
+{
+	unsigned __int128 p = 1;
+	int			i,
+				l = 0;
+
+	for (i = 0; i < (k < 0 ? -k : k); i++)
+		p *= 10;
+	while (l < 127 && ((unsigned __int128) 1 << (l + 1)) <= p)
+		l++;					/* l = floor(log2(10^|k|)) */
+	if (k >= 0)					/* d * 10^k >= 2^(l + 53) */
+		return (unsigned __int128) d * p >= (unsigned __int128) 1 << (l + 53);
+	/* 10^k = 1/10^m, floor(log2(10^k)) = -(l + 1): d >= 10^m * 2^(52 - l) */
+	return l >= 52 ? ((unsigned __int128) d << (l - 52)) >= p : d >= p << (52 - l);
+}
+
+static void
+test_shorter_threshold(void)
+{
+	int			k;
+
+	for (k = -22; k <= 22; k++)
+	{
+		uint64_t	t = fj_shorter_threshold[k + 22];
+
+		CHECKF(meets_threshold(t, k) && !meets_threshold(t - 1, k),
+			   "fj_shorter_threshold for 10^%d: %llu", k, (unsigned long long) t);
+	}
+}
+
 /* Decimal texts near doubles: fj_number_is_double's double is strtod's. */
 static bool
 check_decimal_text(const char *text)
@@ -2214,6 +2250,7 @@ main(void)
 {
 	test_numbers();
 	test_double_conversions();
+	test_shorter_threshold();
 	test_is_double_decisions();
 	test_decode();
 	test_encode();
