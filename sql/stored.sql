@@ -147,3 +147,27 @@ SELECT (SELECT blocks FROM toast_steps WHERE step = 'lookup') <= 2 AS tape_looku
 	(SELECT blocks FROM toast_steps WHERE step = 'blocks last') * 2 <
 		(SELECT blocks FROM toast_steps WHERE step = 'blocks whole') AS last_member_reads_under_half;
 COMMIT;
+
+-- Many values in blocks, out of line: a lookup reads the first TOAST chunk
+-- and decodes block 0 only as far as it needs (a key near the start); once
+-- most lookups of a query needed another fetch (a key near the end), the
+-- rest read each value whole in one fetch. Every answer is jsonb's.
+CREATE TEMP TABLE many_external (id int, doc fastjson);
+ALTER TABLE many_external ALTER COLUMN doc SET STORAGE EXTERNAL;
+INSERT INTO many_external
+SELECT g, ('{"kind":"k' || g % 3 || '","user":{"geo":{"city":"c' || g % 5 || '"}},"items":[' ||
+	(SELECT string_agg(format('{"sku":"%s","text":"%s","n":%s}', md5((g * 1000 + i)::text),
+		repeat(chr(97 + (g + i) % 26), 20 + i % 7), i), ',') FROM generate_series(1, 20 + g % 60) i) ||
+	'],"seq":' || g || '}')::fastjson
+FROM generate_series(1, 60) g;
+SELECT count(*) AS rows, count(*) FILTER (WHERE fastjson_storage_form(doc) = 'blocks') AS in_blocks,
+	count(*) FILTER (WHERE pg_column_size(doc) > 2000) AS out_of_line_sized
+FROM many_external;
+SELECT (SELECT count(*) FROM many_external WHERE doc ->> 'kind' = 'k1') AS kind_k1,
+	(SELECT count(*) FROM many_external WHERE doc::jsonb ->> 'kind' = 'k1') AS jsonb_kind_k1,
+	(SELECT sum((doc ->> 'seq')::int) FROM many_external) AS seq_sum,
+	(SELECT sum((doc::jsonb ->> 'seq')::int) FROM many_external) AS jsonb_seq_sum,
+	(SELECT count(*) FROM many_external WHERE doc #>> '{user,geo,city}' = 'c2') AS city_c2,
+	(SELECT count(*) FROM many_external WHERE doc::jsonb #>> '{user,geo,city}' = 'c2') AS jsonb_city_c2,
+	(SELECT count(*) FROM many_external WHERE doc @> '{"seq":42}') AS seq_42,
+	(SELECT bool_and(doc #> '{items,-1}' = (doc #> '{}') #> '{items,-1}') FROM many_external) AS last_item_same;

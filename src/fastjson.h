@@ -91,6 +91,8 @@ typedef struct FastjsonSlices
 {
 	uint32		sliced;			/* values read by prefix */
 	uint32		sliced_in_vain;	/* ... of which most had to be fetched anyway */
+	uint32		stored_out;		/* values in the stored form out of line, read from one chunk */
+	uint32		stored_refetched;	/* ... of which a block had to be fetched after it */
 } FastjsonSlices;
 
 /* The same, and *stop says where it stopped when it finds nothing. */

@@ -13,6 +13,7 @@
 #include <limits.h>
 
 #include "access/detoast.h"
+#include "access/heaptoast.h"
 #include "access/toast_compression.h"
 #include "catalog/pg_type.h"
 #include "utils/array.h"
@@ -206,8 +207,10 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
  * proportion to the bytes produced, and the first 256 bytes hold a root's
  * header and front key index (up to 64 members) and its first members, so a
  * member near the start, or a key the root lacks, costs no more than that.
- * A value stored out of line starts with 2 kB, about one TOAST chunk: each
- * fetch is an index scan of the TOAST table, so fewer, larger ones.
+ * A value stored out of line starts with one TOAST chunk (TOAST_MAX_CHUNK_SIZE
+ * bytes, about 2 kB): each fetch is an index scan of the TOAST table, and
+ * reads whole chunks, so fewer, larger ones. A value in the stored form
+ * goes on from that first chunk (lookup_stored).
  *
  * A prefix does not help when the lookup needs most of the value: a member
  * near the end, or any member of a small object (no key index) whose keys may
@@ -217,9 +220,10 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
  * PROBES values have been read so and more than three in four of them needed
  * the whole value anyway.
  */
-#define STORED_FIRST_SLICE 4096
+#define STORED_FIRST_DECODE 1024
+#define STORED_WHOLE_MAX 65536
 #define FIRST_SLICE_INLINE 256
-#define FIRST_SLICE_EXTERNAL 2048
+#define FIRST_SLICE_EXTERNAL TOAST_MAX_CHUNK_SIZE
 #define SLICE_SLACK 256
 #define PROBES 16
 
@@ -253,7 +257,8 @@ report_short_tape(size_t total)
 			 errdetail("A lookup needs more than the value's %zu bytes.", total)));
 }
 
-static const uint8_t *lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len);
+static const uint8_t *lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len,
+									 struct varlena *head, FastjsonSlices *slices);
 
 /*
  * The steps of pp in a value that PostgreSQL compressed with pglz in its row:
@@ -287,7 +292,7 @@ lookup_pglz(struct varlena *attr, const parsed_path *pp)
 		{
 			struct varlena *whole = detoast_attr(attr);
 
-			return lookup_stored(whole, pp, VARSIZE_ANY_EXHDR(whole));
+			return lookup_stored(whole, pp, VARSIZE_ANY_EXHDR(whole), NULL, NULL);
 		}
 		/* want is at least 256: only a tape of 2 bytes or fewer is this short */
 		if (z.out_len <= FJ_TAPE_HEADER || !fj_tape_version_readable(tape[0]))
@@ -306,104 +311,140 @@ lookup_pglz(struct varlena *attr, const parsed_path *pp)
 /*
  * The steps of pp in a value in the stored form (src/tape_store.h) of
  * stored_len bytes, in its row or out of line (uncompressed, so read by
- * slices): the header and block index are read, then block 0 (the root's
- * header and key index), then only the blocks that each step asks for. The
+ * slices; head, when not NULL, is a first slice already fetched, which this
+ * takes over): block 0 (the root's header and key index) is decoded by
+ * prefix, its first STORED_FIRST_DECODE bytes, then whatever each step asks
+ * for: the last block of the range by prefix too, up to the range's end and
+ * at least twice what was there, the blocks before it whole. An out-of-line
+ * value starts with one TOAST chunk (the header, the block index and the
+ * start of block 0's data, from which its prefix decodes); a block whose
+ * data is not at hand is fetched whole, a run of them by one slice. The
  * value returned lives in memory of the call.
  */
 static const uint8_t *
-lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len)
+lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, struct varlena *head,
+			  FastjsonSlices *slices)
 {
-	bool		inline_value = !VARATT_IS_EXTENDED(attr);
-	struct varlena *head = NULL;
+	bool		refetched = false;
 	const uint8_t *stored;
-	size_t		have;			/* bytes of the stored form at stored */
+	size_t		have_bytes;		/* bytes of the stored form at hand at stored */
+	size_t		data_at;		/* where the blocks' data starts in the stored form */
 	fj_stored	s;
 	fj_error	err;
-	uint8_t    *tape,
-			   *map;
+	uint8_t    *tape;
+	uint16_t   *have;
 	uint32_t	from,
-				to;
+				last;
+	size_t		need_end;		/* the tape offset up to which the range is needed */
 
-	if (inline_value)
+	if (!VARATT_IS_EXTENDED(attr))
 	{
 		stored = (const uint8_t *) VARDATA_ANY(attr);
-		have = stored_len;
+		have_bytes = stored_len;
 	}
 	else
 	{
-		/* out of line: the header, the index and (usually) block 0, in one slice */
-		head = detoast_attr_slice(attr, 0, (int32) Min(stored_len, (size_t) STORED_FIRST_SLICE));
+		if (!head)
+			head = detoast_attr_slice(attr, 0, (int32) Min(stored_len, (size_t) TOAST_MAX_CHUNK_SIZE));
 		stored = (const uint8_t *) VARDATA_ANY(head);
-		have = VARSIZE_ANY_EXHDR(head);
-		if (have >= FJ_STORE_HEADER)
+		have_bytes = VARSIZE_ANY_EXHDR(head);
+		if (have_bytes >= FJ_STORE_HEADER)
 		{
 			uint32_t	len;
 			size_t		index;
 
+			/* a long block index: the slice up to its end and one chunk more */
 			memcpy(&len, stored + 2, 4);
 			index = FJ_STORE_HEADER + (size_t) ((len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2) * 4;
-			if (index > have && index <= stored_len)
+			if (index > have_bytes && index <= stored_len)
 			{
 				pfree(head);
-				head = detoast_attr_slice(attr, 0, (int32) index);
+				head = detoast_attr_slice(attr, 0, (int32) Min(stored_len, index + TOAST_MAX_CHUNK_SIZE));
 				stored = (const uint8_t *) VARDATA_ANY(head);
-				have = VARSIZE_ANY_EXHDR(head);
+				have_bytes = VARSIZE_ANY_EXHDR(head);
 			}
 		}
 	}
-	/* the index, checked, says where each block is; the data is at hand up to have */
-	if (fj_store_open_prefix(stored, have, stored_len, &s, &err) != FJ_OK)
+	/* the index, checked, says where each block is; the data is at hand up to have_bytes */
+	if (fj_store_open_prefix(stored, have_bytes, stored_len, &s, &err) != FJ_OK)
 		report_stored_damage(&err);
+	data_at = (size_t) (s.data - stored);
 	tape = palloc(s.tape_len + 8);
-	map = palloc0(s.nblocks);
-	from = to = 0;				/* block 0 first: the root's header and front key index */
+	have = palloc0(s.nblocks * sizeof(uint16_t));
+	from = last = 0;			/* block 0 first: the root's header and front key index */
+	need_end = Min((size_t) s.tape_len, (size_t) STORED_FIRST_DECODE);
 	for (;;)
 	{
-		fj_window	w = {.avail = s.tape_len - FJ_TAPE_HEADER, .map = map, .origin = FJ_TAPE_HEADER,
+		fj_window	w = {.avail = s.tape_len - FJ_TAPE_HEADER, .have = have, .origin = FJ_TAPE_HEADER,
 		.block_log2 = FJ_STORE_BLOCK_LOG2};
 		const uint8_t *value;
 		fj_found	r;
 		uint32_t	b;
 
-		/* decode the missing blocks of [from, to], each run of them out of line by one slice */
-		for (b = from; b <= to; b++)
+		for (b = from; b <= last; b++)
 		{
-			uint32_t	last = b;
-			size_t		start,
+			size_t		bstart = (size_t) b << FJ_STORE_BLOCK_LOG2,
+						n = fj_store_block_size(&s, b),
+						want = b < last ? n : Min(n, need_end - bstart),
+						start,
 						end,
-						unused,
-						base_off = 0;	/* base holds the data from this offset on */
-			const uint8_t *base = s.data;
-			struct varlena *slice = NULL;
+						got;
+			uint32_t	run;
+			struct varlena *slice;
+			const uint8_t *base;
 
-			if (map[b])
+			if (have[b] >= want)
 				continue;
-			while (last < to && !map[last + 1])
-				last++;
-			fj_store_block_range(&s, b, &start, &unused);
-			fj_store_block_range(&s, last, &unused, &end);
-			if ((size_t) (s.data - stored) + end > have)
+			/* at least twice what is there, and a little past the range */
+			if (want < n)
+				want = Min(n, Max(want + SLICE_SLACK, (size_t) have[b] * 2));
+			fj_store_block_range(&s, b, &start, &end);
+			if (data_at + start < have_bytes)
 			{
-				slice = detoast_attr_slice(attr, (int32) ((size_t) (s.data - stored) + start), (int32) (end - start));
-				if (VARSIZE_ANY_EXHDR(slice) != end - start)
+				/* its data, or the start of it, is at hand */
+				if (fj_store_decode_block_prefix(&s, b, s.data + start, have_bytes - (data_at + start), want,
+												 tape, &got, &err) != FJ_OK)
+					report_stored_damage(&err);
+				if (got >= want)
+				{
+					have[b] = (uint16_t) got;
+					continue;
+				}
+				if (data_at + end <= have_bytes)
+					report_stored_short();	/* all of its data gave less than it must */
+			}
+			/* out of line: this block and the next ones the range needs and lacks, by one slice, whole */
+			for (run = b; run < last && have[run + 1] < fj_store_block_size(&s, run + 1); run++)
+			{
+				size_t		next_end;
+
+				fj_store_block_range(&s, run + 1, &start, &next_end);
+				if (data_at + next_end <= have_bytes)
+					break;		/* at hand */
+			}
+			fj_store_block_range(&s, b, &start, &end);
+			{
+				size_t		run_start = start,
+							unused;
+
+				fj_store_block_range(&s, run, &unused, &end);
+				slice = detoast_attr_slice(attr, (int32) (data_at + run_start), (int32) (end - run_start));
+				refetched = true;
+				if (VARSIZE_ANY_EXHDR(slice) != end - run_start)
 					report_stored_short();
 				base = (const uint8_t *) VARDATA_ANY(slice);
-				base_off = start;
-			}
-			for (; b <= last; b++)
-			{
-				size_t		bs;
-
-				fj_store_block_range(&s, b, &bs, &unused);
-				if (fj_store_decode_block_at(&s, b, base + (bs - base_off), tape, &err) != FJ_OK)
-					report_stored_damage(&err);
-				map[b] = 1;
-			}
-			b = last;
-			if (slice)
+				for (; b <= run; b++)
+				{
+					fj_store_block_range(&s, b, &start, &unused);
+					if (fj_store_decode_block_at(&s, b, base + (start - run_start), tape, &err) != FJ_OK)
+						report_stored_damage(&err);
+					have[b] = (uint16_t) fj_store_block_size(&s, b);
+				}
+				b = run;
 				pfree(slice);
+			}
 		}
-		if (tape[0] != s.version || tape[1] != s.flags)
+		if (have[0] < 2 || tape[0] != s.version || tape[1] != s.flags)
 		{
 			fj_fail(&err, FJ_R_STORE_FLAGS, 0);
 			report_stored_damage(&err);
@@ -414,25 +455,38 @@ lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len)
 			/* string references in it point back, maybe into blocks not read: read all before it */
 			size_t		end = (size_t) (value - tape) + fj_value_size(value);
 
-			for (b = 0; b < s.nblocks && ((size_t) b << FJ_STORE_BLOCK_LOG2) < end && map[b]; b++)
+			for (b = 0; b < s.nblocks && ((size_t) b << FJ_STORE_BLOCK_LOG2) < end &&
+				 have[b] >= Min((size_t) fj_store_block_size(&s, b), end - ((size_t) b << FJ_STORE_BLOCK_LOG2)); b++)
 				;
 			if (((size_t) b << FJ_STORE_BLOCK_LOG2) < end)
 			{
 				from = b;
-				to = (uint32_t) ((end - 1) >> FJ_STORE_BLOCK_LOG2);
+				last = (uint32_t) ((end - 1) >> FJ_STORE_BLOCK_LOG2);
+				need_end = end;
 				continue;
 			}
 		}
 		if (r != FJ_MORE)
+		{
+			/* out of line from one chunk: whether that was enough (lookup_datum) */
+			if (slices && head && have_bytes < stored_len && slices->stored_out < PG_UINT32_MAX / 4)
+			{
+				slices->stored_out++;
+				slices->stored_refetched += refetched;
+			}
+			if (head)
+				pfree(head);
 			return r == FJ_FOUND ? value : NULL;
+		}
 		from = (uint32_t) ((FJ_TAPE_HEADER + w.need_from) >> FJ_STORE_BLOCK_LOG2);
-		to = (uint32_t) ((FJ_TAPE_HEADER + w.need_to - 1) >> FJ_STORE_BLOCK_LOG2);
-		/* a valid tape asks only for blocks it has and has not decoded yet */
-		if (to >= s.nblocks || from > to)
+		need_end = FJ_TAPE_HEADER + w.need_to;
+		last = (uint32_t) ((need_end - 1) >> FJ_STORE_BLOCK_LOG2);
+		/* a valid tape asks only for bytes it has and that are not there yet */
+		if (last >= s.nblocks || from > last)
 			report_short_tape(s.tape_len);
-		for (b = from; b <= to && map[b]; b++)
+		for (b = from; b < last && have[b] >= fj_store_block_size(&s, b); b++)
 			;
-		if (b > to)
+		if (b == last && have[b] >= need_end - ((size_t) b << FJ_STORE_BLOCK_LOG2))
 			report_short_tape(s.tape_len);
 	}
 }
@@ -455,7 +509,7 @@ lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 
 	if (pp->n > 0 && !pp->has_null && !VARATT_IS_EXTENDED(attr) && VARSIZE_ANY_EXHDR(attr) > 0 &&
 		fj_is_stored(((const uint8_t *) VARDATA_ANY(attr))[0]))
-		return lookup_stored(attr, pp, VARSIZE_ANY_EXHDR(attr));
+		return lookup_stored(attr, pp, VARSIZE_ANY_EXHDR(attr), NULL, NULL);
 	if (pp->n > 0 && !pp->has_null && VARATT_IS_COMPRESSED(attr) &&
 		VARDATA_COMPRESSED_GET_COMPRESS_METHOD(attr) == TOAST_PGLZ_COMPRESSION_ID)
 		return lookup_pglz(attr, pp);
@@ -464,6 +518,15 @@ lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 	{
 		Size		total = toast_raw_datum_size(PointerGetDatum(attr)) - VARHDRSZ;
 		Size		want = Min(total, VARATT_IS_EXTERNAL(attr) ? FIRST_SLICE_EXTERNAL : FIRST_SLICE_INLINE);
+
+		/*
+		 * Values in the stored form out of line whose lookups mostly fetched
+		 * a block after the first chunk (a key near the end): one fetch of
+		 * the whole value costs less than two index scans of the TOAST table.
+		 */
+		if (VARATT_IS_EXTERNAL(attr) && total <= STORED_WHOLE_MAX && slices->stored_out >= PROBES &&
+			slices->stored_refetched * 2 > slices->stored_out)
+			want = total;
 
 		if (slices->sliced < PG_UINT32_MAX / 4)
 			slices->sliced++;
@@ -478,9 +541,8 @@ lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 
 			if (avail > 0 && fj_is_stored(tape[0]))
 			{
-				/* a stored tape (out of line): by its blocks */
-				pfree(slice);
-				return lookup_stored(attr, pp, (size_t) total);
+				/* a stored tape (out of line): by its blocks, from this slice on */
+				return lookup_stored(attr, pp, (size_t) total, slice, slices);
 			}
 			if (avail <= FJ_TAPE_HEADER || !fj_tape_version_readable(tape[0]))
 				fastjson_report_tape_version(slice);

@@ -677,16 +677,17 @@ const uint8_t *fj_array_get(const uint8_t *arr, int64_t i);
 /*
  * What of a tape is present for the lookups below, counted from the
  * container looked in: its first avail bytes (a prefix of a stored value),
- * or, with map, those of them in the blocks decoded so far (a stored tape,
- * src/tape_store.h: map has a byte per block of the tape, nonzero when the
- * block is there, and the container starts origin bytes into the tape).
+ * or, with have, those of them in the parts of blocks decoded so far (a
+ * stored tape, src/tape_store.h: have[b] is how many bytes of block b, from
+ * its start, are there, a block being decoded by prefix or whole; the
+ * container starts origin bytes into the tape).
  */
 typedef struct fj_window
 {
 	size_t		avail;			/* bytes from the container on that may be read */
-	const uint8_t *map;			/* NULL: all of the first avail bytes are there */
-	size_t		origin;			/* with map: the container's offset in the tape */
-	unsigned	block_log2;		/* with map: log2 of the block size */
+	const uint16_t *have;		/* NULL: all of the first avail bytes are there */
+	size_t		origin;			/* with have: the container's offset in the tape */
+	unsigned	block_log2;		/* with have: log2 of the block size (at most 16) */
 	size_t		need_from,		/* FJ_MORE: the bytes, from the container, */
 				need_to;		/* that decide and are not there */
 } fj_window;

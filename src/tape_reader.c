@@ -43,13 +43,14 @@ window_has(const fj_window *w, size_t from, size_t to)
 
 	if (to > w->avail)
 		return false;
-	if (!w->map || to <= from)
+	if (!w->have || to <= from)
 		return true;
 	last = (w->origin + to - 1) >> w->block_log2;
-	for (b = (w->origin + from) >> w->block_log2; b <= last; b++)
-		if (!w->map[b])
+	/* the blocks before the last must be there whole, the last up to the end of the range */
+	for (b = (w->origin + from) >> w->block_log2; b < last; b++)
+		if (w->have[b] < (1u << w->block_log2))
 			return false;
-	return true;
+	return w->have[last] >= w->origin + to - (last << w->block_log2);
 }
 
 #define HAVE(from, to) \

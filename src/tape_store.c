@@ -154,6 +154,57 @@ fj_store_decode_block_at(const fj_stored *s, uint32_t i, const uint8_t *data, ui
 	return FJ_OK;
 }
 
+uint32_t
+fj_store_block_size(const fj_stored *s, uint32_t i)
+{
+	return block_size(s->tape_len, i);
+}
+
+fj_code
+fj_store_decode_block_prefix(const fj_stored *s, uint32_t i, const uint8_t *data, size_t avail,
+							 size_t want, uint8_t *tape, size_t *got, fj_error *err)
+{
+	size_t		start,
+				end,
+				size;
+	uint32_t	n = block_size(s->tape_len, i),
+				e;
+	uint8_t    *dst = tape + ((size_t) i << FJ_STORE_BLOCK_LOG2);
+	bool		all;
+	int			r;
+
+	fj_store_block_range(s, i, &start, &end);
+	size = end - start;
+	all = avail >= size;
+	if (all)
+		avail = size;
+	if (want > n)
+		want = n;
+	memcpy(&e, s->ends + (size_t) i * 4, 4);
+	if (e & FJ_STORE_RAW)
+	{
+		/* as it is: every byte at hand is a byte of the block */
+		memcpy(dst, data, avail);
+		*got = avail;
+		return FJ_OK;
+	}
+	if (all && want == n)
+	{
+		*got = n;
+		return fj_store_decode_block_at(s, i, data, tape, err);
+	}
+	/*
+	 * LZ4 stops once want bytes are out; from a prefix of the data it stops
+	 * where the data does (or, cut inside a sequence, says it is malformed):
+	 * what it gave is then the start of the block, and more data is needed.
+	 */
+	r = LZ4_decompress_safe_partial((const char *) data, (char *) dst, (int) avail, (int) want, (int) n);
+	if (all && r != (int) want)
+		return fj_fail(err, FJ_R_STORE_BLOCK, FJ_STORE_HEADER + (size_t) s->nblocks * 4 + start);
+	*got = r > 0 ? (size_t) r : 0;
+	return FJ_OK;
+}
+
 fj_code
 fj_store_decode_block(const fj_stored *s, uint32_t i, uint8_t *tape, fj_error *err)
 {

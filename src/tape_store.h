@@ -88,6 +88,21 @@ void		fj_store_block_range(const fj_stored *s, uint32_t i, size_t *start, size_t
 fj_code		fj_store_decode_block_at(const fj_stored *s, uint32_t i, const uint8_t *data, uint8_t *tape,
 									 fj_error *err);
 
+/*
+ * Decompress block i by prefix: at least its first want bytes (want at most
+ * the block's size), into their place in tape, from data[0..avail), the
+ * start of the block's data (all of it, or a prefix fetched on its own).
+ * *got gets how many bytes from the block's start are there. With all of
+ * the block's data, *got is at least want (FJ_ERR_TAPE when the data does
+ * not give them); with a prefix of it, *got may be less (0 included): the
+ * caller needs more of the data.
+ */
+fj_code		fj_store_decode_block_prefix(const fj_stored *s, uint32_t i, const uint8_t *data, size_t avail,
+										 size_t want, uint8_t *tape, size_t *got, fj_error *err);
+
+/* The size of block i. */
+uint32_t	fj_store_block_size(const fj_stored *s, uint32_t i);
+
 /* The same with the data where s says it is. */
 fj_code		fj_store_decode_block(const fj_stored *s, uint32_t i, uint8_t *tape, fj_error *err);
 

@@ -562,11 +562,13 @@ check_prefix(const uint8_t *c, size_t size, const char *key, int64_t index)
 }
 
 /*
- * The same for a tape of which only some blocks (of 64 bytes here) are
- * there, in random patterns, the container starting origin bytes into the
- * tape: found gives the same value, every block of it there; absent agrees;
- * "more" names bytes of the container of which a block is missing. Then,
- * decoding what "more" asks for, again and again, always ends in the answer.
+ * The same for a tape of which only parts of blocks (of 64 bytes here) are
+ * there, in random patterns (a block absent, whole, or a prefix of it), the
+ * container starting origin bytes into the tape: found gives the same
+ * value, every byte of it there; absent agrees; "more" names bytes of the
+ * container of which one is missing. Then, decoding what "more" asks for
+ * (by prefix, as the server does), again and again, always ends in the
+ * answer.
  */
 static int
 check_sparse(const uint8_t *c, size_t size, const char *key, int64_t index, uint64_t *rng)
@@ -574,16 +576,23 @@ check_sparse(const uint8_t *c, size_t size, const char *key, int64_t index, uint
 	const uint8_t *want = key ? fj_object_get(c, key, strlen(key)) : fj_array_get(c, index);
 	size_t		origin = (size_t) (t_rand(rng) % 200),
 				nblocks = (origin + size + 63) / 64,
-				b;
-	uint8_t    *map = calloc(nblocks, 1);
+				b,
+				i;
+	uint16_t   *have = calloc(nblocks, sizeof(uint16_t));
 	int			ok = 1,
 				round;
 
 	for (b = 0; b < nblocks; b++)
-		map[b] = t_rand(rng) % 3 == 0;
+	{
+		unsigned	k = (unsigned) (t_rand(rng) % 4);
+
+		have[b] = k == 0 ? 64 : k == 1 ? (uint16_t) (t_rand(rng) % 65) : 0;
+	}
+	/* there: byte i of the tape */
+#define THERE(i) (have[(i) / 64] > (i) % 64)
 	for (round = 0; round < 10000; round++)
 	{
-		fj_window	w = {.avail = size, .map = map, .origin = origin, .block_log2 = 6};
+		fj_window	w = {.avail = size, .have = have, .origin = origin, .block_log2 = 6};
 		const uint8_t *v = NULL;
 		fj_found	r = key ? fj_object_get_window(c, &w, key, strlen(key), false, &v)
 			: fj_array_get_window(c, &w, index, &v);
@@ -594,8 +603,8 @@ check_sparse(const uint8_t *c, size_t size, const char *key, int64_t index, uint
 						to = from + fj_value_size(v);
 
 			ok &= v == want;
-			for (b = from / 64; b <= (to - 1) / 64; b++)
-				ok &= map[b] != 0;
+			for (i = from; i < to; i++)
+				ok &= THERE(i);
 			break;
 		}
 		if (r == FJ_ABSENT)
@@ -603,7 +612,7 @@ check_sparse(const uint8_t *c, size_t size, const char *key, int64_t index, uint
 			ok &= want == NULL;
 			break;
 		}
-		/* a range of the container with a block missing */
+		/* a range of the container with a byte missing */
 		if (!(w.need_from < w.need_to && w.need_to <= size))
 		{
 			ok = 0;
@@ -612,13 +621,20 @@ check_sparse(const uint8_t *c, size_t size, const char *key, int64_t index, uint
 		{
 			int			missing = 0;
 
-			for (b = (origin + w.need_from) / 64; b <= (origin + w.need_to - 1) / 64; b++)
-				if (!map[b])
-					missing = 1, map[b] = 1;
+			for (i = origin + w.need_from; i < origin + w.need_to; i++)
+				if (!THERE(i))
+				{
+					/* its block decoded up to the end of the range (or whole) */
+					size_t		end = origin + w.need_to - (i / 64) * 64;
+
+					have[i / 64] = (uint16_t) (end < 64 ? end : 64);
+					missing = 1;
+				}
 			ok &= missing;
 		}
 	}
-	free(map);
+#undef THERE
+	free(have);
 	return ok && round < 10000;
 }
 

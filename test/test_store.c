@@ -7,7 +7,8 @@
  *     random damage to its data, is an error or decodes without reading or
  *     writing out of bounds (the sanitizer build checks that);
  *   - lookups in a stored tape decoding only the blocks they ask for
- *     (fj_window with a block map, as the SQL layer does) find what the
+ *     (fj_window with what of each block is decoded, as the SQL layer does, block 0
+ *     and the last block of a range by prefix) find what the
  *     lookups in the whole tape find, and decode fewer blocks than all.
  */
 #include "harness.h"
@@ -35,23 +36,29 @@ parse(const char *json, size_t len, size_t *tlen)
  * block 0, then whatever range the lookup says it needs, until it answers.
  */
 static const uint8_t *
-stored_lookup(const fj_stored *s, uint8_t *tape, uint8_t *map, const char *key, int *ok)
+stored_lookup(const fj_stored *s, uint8_t *tape, uint16_t *have, const char *key, int *ok)
 {
 	fj_error	err;
 
-	memset(map, 0, s->nblocks);
+	memset(have, 0, s->nblocks * sizeof(uint16_t));
 	for (;;)
 	{
-		fj_window	w = {.avail = s->tape_len - FJ_TAPE_HEADER, .map = map, .origin = FJ_TAPE_HEADER,
+		fj_window	w = {.avail = s->tape_len - FJ_TAPE_HEADER, .have = have, .origin = FJ_TAPE_HEADER,
 		.block_log2 = FJ_STORE_BLOCK_LOG2};
 		const uint8_t *v = NULL;
 		fj_found	r;
-		uint32_t	b;
+		uint32_t	b,
+					last;
+		size_t		got,
+					start,
+					end;
 
-		if (!map[0])
+		if (!have[0])
 		{
-			*ok &= fj_store_decode_block(s, 0, tape, &err) == FJ_OK;
-			map[0] = 1;
+			/* block 0 by prefix: its first 512 bytes */
+			*ok &= fj_store_decode_block_prefix(s, 0, s->data, s->data_len, 512, tape, &got, &err) == FJ_OK &&
+				got >= (s->tape_len < 512 ? s->tape_len : 512);
+			have[0] = (uint16_t) got;
 		}
 		r = fj_object_get_window(tape + FJ_TAPE_HEADER, &w, key, strlen(key),
 								 (tape[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &v);
@@ -59,17 +66,34 @@ stored_lookup(const fj_stored *s, uint8_t *tape, uint8_t *map, const char *key, 
 		{
 			lookups++;
 			for (b = 0; b < s->nblocks; b++)
-				blocks_decoded += map[b] != 0;
+				blocks_decoded += have[b] != 0;
 			blocks_total += s->nblocks;
 			return r == FJ_FOUND ? v : NULL;
 		}
-		for (b = (uint32_t) ((FJ_TAPE_HEADER + w.need_from) >> FJ_STORE_BLOCK_LOG2);
-			 b <= (FJ_TAPE_HEADER + w.need_to - 1) >> FJ_STORE_BLOCK_LOG2; b++)
-			if (!map[b])
+		last = (uint32_t) ((FJ_TAPE_HEADER + w.need_to - 1) >> FJ_STORE_BLOCK_LOG2);
+		for (b = (uint32_t) ((FJ_TAPE_HEADER + w.need_from) >> FJ_STORE_BLOCK_LOG2); b <= last; b++)
+		{
+			/* up to the end of the range in the last block, the others whole */
+			size_t		want = b < last ? FJ_STORE_BLOCK :
+				FJ_TAPE_HEADER + w.need_to - ((size_t) b << FJ_STORE_BLOCK_LOG2);
+
+			if (have[b] >= want)
+				continue;
+			fj_store_block_range(s, b, &start, &end);
+			/* every other time from a prefix of the data, as an out-of-line value's first slice */
+			if (b == 0 && (lookups & 1) && end - start > 64)
 			{
-				*ok &= fj_store_decode_block(s, b, tape, &err) == FJ_OK;
-				map[b] = 1;
+				*ok &= fj_store_decode_block_prefix(s, b, s->data + start, (end - start) / 2, want, tape, &got, &err) == FJ_OK;
+				if (got >= (want < fj_store_block_size(s, b) ? want : fj_store_block_size(s, b)))
+				{
+					have[b] = (uint16_t) got;
+					continue;
+				}
 			}
+			*ok &= fj_store_decode_block_prefix(s, b, s->data + start, end - start, want, tape, &got, &err) == FJ_OK &&
+				got >= (want < fj_store_block_size(s, b) ? want : fj_store_block_size(s, b));
+			have[b] = (uint16_t) got;
+		}
 	}
 }
 
@@ -80,8 +104,8 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 	fj_buf		st;
 	fj_stored	s;
 	fj_error	err;
-	uint8_t    *back,
-			   *map;
+	uint8_t    *back;
+	uint16_t   *have;
 	uint32_t	i;
 	int			ok = 1;
 
@@ -102,8 +126,46 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 		ok &= fj_store_decode_block(&s, i, back, &err) == FJ_OK;
 	CHECKF(ok && memcmp(back, t, len) == 0, "%s: decode block by block", name);
 
+	/*
+	 * By prefix: the first and last blocks, from prefixes of their data and
+	 * from all of it, as far as several wants: what comes out is the start of
+	 * the block, and all of the data gives at least what is wanted.
+	 */
+	for (i = 0; i < s.nblocks; i += s.nblocks > 1 ? s.nblocks - 1 : 1)
+	{
+		size_t		start,
+					end,
+					size,
+					n = fj_store_block_size(&s, i),
+					got,
+					cut,
+					k;
+		static const size_t wants[] = {1, 100, 1000, 4096, 100000};
+
+		fj_store_block_range(&s, i, &start, &end);
+		size = end - start;
+		for (cut = 0; cut <= 6; cut++)
+		{
+			size_t		avail = cut == 6 ? size : size * cut / 6;
+
+			for (k = 0; k < sizeof(wants) / sizeof(wants[0]); k++)
+			{
+				size_t		want = wants[k] < n ? wants[k] : n;
+				uint8_t    *dst = back + ((size_t) i << FJ_STORE_BLOCK_LOG2);
+
+				memset(dst, 0, n);
+				ok = fj_store_decode_block_prefix(&s, i, s.data + start, avail, wants[k], back, &got, &err) == FJ_OK;
+				CHECKF(ok && got <= n && memcmp(dst, t + ((size_t) i << FJ_STORE_BLOCK_LOG2), got) == 0 &&
+					   (avail < size || got >= want),
+					   "%s: block %u by prefix, %zu of %zu bytes of data, want %zu: got %zu", name, i, avail, size,
+					   wants[k], got);
+			}
+		}
+	}
+	ok = 1;
+
 	/* lookups of every root key, the last of each, and of a missing one */
-	map = malloc(s.nblocks);
+	have = malloc(s.nblocks * sizeof(uint16_t));
 	if (FJ_TYPE(t[FJ_TAPE_HEADER]) == FJ_OBJECT)
 	{
 		const uint8_t *root = t + FJ_TAPE_HEADER,
@@ -124,16 +186,16 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 				key[kl] = 0;
 				want = fj_object_get(root, key, kl);
 				memset(back, 0, len);
-				got = stored_lookup(&s, back, map, key, &ok);
+				got = stored_lookup(&s, back, have, key, &ok);
 				CHECKF(ok && got && (size_t) (got - back) == (size_t) (want - t) &&
 					   memcmp(got, want, fj_value_size(want)) == 0, "%s: lookup of %s", name, key);
 			}
 			p = k + kl;
 			p += fj_value_size(p);
 		}
-		CHECKF(stored_lookup(&s, back, map, "no such key, surely", &ok) == NULL && ok, "%s: missing key", name);
+		CHECKF(stored_lookup(&s, back, have, "no such key, surely", &ok) == NULL && ok, "%s: missing key", name);
 	}
-	free(map);
+	free(have);
 
 	/* damage: every byte of the header and index, and random bytes of the data */
 	for (i = 0; i < FJ_STORE_HEADER + 4 * s.nblocks + 64 && i < st.len - 3; i++)
