@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Storage `main` against `external` for fastjson, side by side with jsonb.
+
+Loads one NDJSON event log into three tables (jsonb; fastjson with the type's
+storage, `main`; fastjson with `SET STORAGE external`), then times a bare
+scan and the lookups of the benchmark's section 3 on each, serially, the
+three tables interleaved (the order rotates each round), and prints the
+best and median of each with its ratio to jsonb's best, and the tables'
+sizes. Not part of `make bench`: run it against any cluster with libpq's
+environment (PGHOST, PGPORT, PGUSER) and an NDJSON file the server can read:
+
+    scripts/gen_session_events.py --rows 20000 --seed 7 --out /tmp/session.ndjson
+    bench/storage_bench.py --log session --file /tmp/session.ndjson --reps 5
+    scripts/gen_corpus_events.py --rows 100000 --seed 1 --out /tmp/corpus.ndjson
+    bench/storage_bench.py --log corpus --file /tmp/corpus.ndjson --reps 5
+
+The tables stay in shared buffers when they fit (the default cluster's
+256 MB holds these logs), so the scan row measures reading the heap from
+there; the heap sizes say what a scan from disk or the page cache reads.
+"""
+import argparse
+import sys
+import time
+
+import psycopg
+
+COPY_OPTS = "WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')"
+
+QUERIES = {
+    "session": [
+        ("bare scan", "SELECT count(*) FROM {t}"),
+        ("->> filter, first key", "SELECT count(*) FROM {t} WHERE doc->>'kind' = 'checkout'"),
+        ("#>> three levels", "SELECT count(*) FROM {t} WHERE (doc #>> '{{session,user,geo,city}}') = 'Zürich'"),
+        ("->> last key to bigint", "SELECT sum((doc->>'seq')::bigint) FROM {t}"),
+        ("@> filter", "SELECT count(*) FROM {t} WHERE doc @> '{{\"kind\":\"checkout\"}}'"),
+        ("full text output", "SELECT sum(octet_length(doc::text)) FROM {t}"),
+    ],
+    "corpus": [
+        ("bare scan", "SELECT count(*) FROM {t}"),
+        ("->> filter", "SELECT count(*) FROM {t} WHERE doc->>'type' = 'PushEvent'"),
+        ("#>> nested", "SELECT count(*) FROM {t} WHERE (doc #>> '{{user,screen_name}}') LIKE 'a%'"),
+        ("->> to bigint", "SELECT sum((doc->>'id')::bigint) FROM {t}"),
+        ("@> filter", "SELECT count(*) FROM {t} WHERE doc @> '{{\"type\":\"PushEvent\"}}'"),
+        ("full text output", "SELECT sum(octet_length(doc::text)) FROM {t}"),
+    ],
+}
+
+VARIANTS = [("jsonb", "jsonb", None), ("fastjson main", "fastjson", None),
+            ("fastjson external", "fastjson", "external")]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--log", choices=sorted(QUERIES), required=True)
+    ap.add_argument("--file", required=True, help="NDJSON file the server can read")
+    ap.add_argument("--reps", type=int, default=5)
+    args = ap.parse_args()
+    conn = psycopg.connect(autocommit=True)
+    cur = conn.cursor()
+    cur.execute("CREATE EXTENSION IF NOT EXISTS fastjson")
+    cur.execute("SET max_parallel_workers_per_gather = 0")
+    tables = []
+    print("| table | COPY s | heap MB | total MB | sum of pg_column_size MB | values out of line |")
+    print("|---|--:|--:|--:|--:|--:|")
+    for i, (name, typ, storage) in enumerate(VARIANTS):
+        tab = "storage_bench_%d" % i
+        tables.append(tab)
+        cur.execute("DROP TABLE IF EXISTS %s" % tab)
+        cur.execute("CREATE TABLE %s (doc %s)" % (tab, typ))
+        if storage:
+            cur.execute("ALTER TABLE %s ALTER COLUMN doc SET STORAGE %s" % (tab, storage))
+        t0 = time.perf_counter()
+        cur.execute("COPY %s (doc) FROM %%s %s" % (tab, COPY_OPTS), (args.file,))
+        copy_s = time.perf_counter() - t0
+        cur.execute("VACUUM ANALYZE %s" % tab)
+        cur.execute("SELECT pg_relation_size(%s), pg_total_relation_size(%s), "
+                    "(SELECT sum(pg_column_size(doc)) FROM " + tab + "), "
+                    "(SELECT reltoastrelid::regclass::text FROM pg_class WHERE oid = %s::regclass)",
+                    (tab, tab, tab))
+        heap, total, col, toast = cur.fetchone()
+        cur.execute("SELECT count(DISTINCT chunk_id) FROM %s" % toast)
+        out = cur.fetchone()[0]
+        print("| %s | %.2f | %.1f | %.1f | %.1f | %d |" % (name, copy_s, heap / 1e6, total / 1e6, col / 1e6, out))
+    print()
+    print("Serial, best (median) of %d interleaved runs, ms; ratio of bests to jsonb's." % args.reps)
+    print()
+    print("| query | " + " | ".join(n for n, _, _ in VARIANTS) + " |")
+    print("|---|" + "--:|" * len(VARIANTS))
+    for label, sql in QUERIES[args.log]:
+        times = {t: [] for t in tables}
+        results = {}
+        for t in tables:
+            cur.execute(sql.format(t=t))  # a warming run
+        for r in range(args.reps):
+            for j in range(len(tables)):
+                t = tables[(r + j) % len(tables)]
+                t0 = time.perf_counter()
+                cur.execute(sql.format(t=t))
+                results[t] = cur.fetchone()[0]
+                times[t].append(time.perf_counter() - t0)
+        base = min(times[tables[0]])
+        cells = []
+        for t in tables:
+            best, med = min(times[t]), sorted(times[t])[len(times[t]) // 2]
+            cells.append("%.1f (%.1f) %.2f×" % (best * 1e3, med * 1e3, best / base))
+        # jsonb's text output normalises the document; the lookups must agree
+        agree = label == "full text output" or len(set(str(v) for v in results.values())) == 1
+        print("| %s | %s |%s" % (label, " | ".join(cells), "" if agree else " RESULTS DIFFER: %s" % results))
+        if not agree:
+            sys.exit(1)
+    for t in tables:
+        cur.execute("DROP TABLE %s" % t)
+
+
+if __name__ == "__main__":
+    main()
