@@ -23,6 +23,7 @@ import sys
 import time
 
 import psycopg
+from psycopg import sql
 
 COPY_OPTS = "WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')"
 
@@ -70,7 +71,7 @@ def main():
         if storage:
             cur.execute("ALTER TABLE %s ALTER COLUMN doc SET STORAGE %s" % (tab, storage))
         t0 = time.perf_counter()
-        cur.execute("COPY %s (doc) FROM %%s %s" % (tab, COPY_OPTS), (args.file,))
+        cur.execute(sql.SQL("COPY {} (doc) FROM {} " + COPY_OPTS).format(sql.Identifier(tab), sql.Literal(args.file)))
         copy_s = time.perf_counter() - t0
         cur.execute("VACUUM ANALYZE %s" % tab)
         cur.execute("SELECT pg_relation_size(%s), pg_total_relation_size(%s), "
@@ -86,16 +87,16 @@ def main():
     print()
     print("| query | " + " | ".join(n for n, _, _ in VARIANTS) + " |")
     print("|---|" + "--:|" * len(VARIANTS))
-    for label, sql in QUERIES[args.log]:
+    for label, query in QUERIES[args.log]:
         times = {t: [] for t in tables}
         results = {}
         for t in tables:
-            cur.execute(sql.format(t=t))  # a warming run
+            cur.execute(query.format(t=t))  # a warming run
         for r in range(args.reps):
             for j in range(len(tables)):
                 t = tables[(r + j) % len(tables)]
                 t0 = time.perf_counter()
-                cur.execute(sql.format(t=t))
+                cur.execute(query.format(t=t))
                 results[t] = cur.fetchone()[0]
                 times[t].append(time.perf_counter() - t0)
         base = min(times[tables[0]])
