@@ -195,7 +195,6 @@ fj_double_shortest_15(double a, uint64_t *t15, int *k15)
 				x;
 	uint64_t	t,
 				bits;
-	double		f;
 
 	if (!(a >= 1e-7 && a < 1e15))
 		return false;
@@ -206,9 +205,8 @@ fj_double_shortest_15(double a, uint64_t *t15, int *k15)
 	 */
 	memcpy(&bits, &a, 8);
 	e = (int) (bits >> 52) - 1023;
-	f = e * 0.30102999566398120;
-	x = (int) f;
-	x -= f < x;
+	/* floor(e * log10(2)), exact for |e| up to 1650 (e is from -24 to 49 here) */
+	x = (e * 78913) >> 18;
 	k = 14 - x;
 	t = (uint64_t) (a * fj_pow10_double[k] + 0.5);
 	if (t >= 1000000000000000ULL)
