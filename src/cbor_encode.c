@@ -859,6 +859,23 @@ frame_done(const eframe *f, const uint8_t *v)
 	return f->in_order ? v == f->members_end : f->left == 0;
 }
 
+/* A frame for the container v (count members) on the stack, or NULL when out of memory. */
+static eframe *
+push_frame(encoder *e, const uint8_t *v, bool object, bool in_order, uint32_t count)
+{
+	eframe	   *f = fj_buf_push(e->a, &e->frames, sizeof(eframe));
+
+	if (!f)
+		return NULL;
+	f->object = object;
+	f->in_order = in_order;
+	f->next = v + fj_value_size(v);
+	f->members_end = fj_container_members_end(v);
+	f->base = f->pos = NMEMBERS(e);
+	f->left = count;
+	return f;
+}
+
 /*
  * Write scalars from *v on while they last and *v is not end (members of a
  * container in tape order: a key is a scalar, so this stops only at a
@@ -920,28 +937,16 @@ encode(encoder *e, const uint8_t *v)
 					v += fj_value_size(v);
 				else
 				{
-					if (!(f = fj_buf_push(e->a, &e->frames, sizeof(eframe))))
+					if (!(f = push_frame(e, v, object, true, count)))
 						return fail(e, FJ_R_NOMEM, NULL);
-					f->object = object;
-					f->in_order = true;
-					f->next = v + fj_value_size(v);
-					f->members_end = end;
-					f->base = f->pos = NMEMBERS(e);
-					f->left = count;
 					v = p;		/* a container value */
 					continue;
 				}
 			}
 			else
 			{
-				if (!(f = fj_buf_push(e->a, &e->frames, sizeof(eframe))))
+				if (!(f = push_frame(e, v, object, false, count)))
 					return fail(e, FJ_R_NOMEM, NULL);
-				f->object = object;
-				f->in_order = false;
-				f->next = v + fj_value_size(v);
-				f->members_end = fj_container_members_end(v);
-				f->base = f->pos = NMEMBERS(e);
-				f->left = count;
 				if ((rc = sort_members(e, v, count)) != FJ_OK)
 					return rc;
 				if ((rc = next_sorted_member(e, f, &v)) != FJ_OK)

@@ -345,7 +345,7 @@ lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, st
 	else
 	{
 		if (!head)
-			head = detoast_attr_slice(attr, 0, (int32) Min(stored_len, (size_t) TOAST_MAX_CHUNK_SIZE));
+			head = detoast_attr_slice(attr, 0, (int32) Min(stored_len, (size_t) FIRST_SLICE_EXTERNAL));
 		stored = (const uint8_t *) VARDATA_ANY(head);
 		have_bytes = VARSIZE_ANY_EXHDR(head);
 		if (have_bytes >= FJ_STORE_HEADER)
@@ -359,7 +359,7 @@ lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, st
 			if (index > have_bytes && index <= stored_len)
 			{
 				pfree(head);
-				head = detoast_attr_slice(attr, 0, (int32) Min(stored_len, index + TOAST_MAX_CHUNK_SIZE));
+				head = detoast_attr_slice(attr, 0, (int32) Min(stored_len, index + FIRST_SLICE_EXTERNAL));
 				stored = (const uint8_t *) VARDATA_ANY(head);
 				have_bytes = VARSIZE_ANY_EXHDR(head);
 			}
@@ -416,18 +416,18 @@ lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, st
 			/* out of line: this block and the next ones the range needs and lacks, by one slice, whole */
 			for (run = b; run < last && have[run + 1] < fj_store_block_size(&s, run + 1); run++)
 			{
-				size_t		next_end;
+				size_t		next_start,
+							next_end;
 
-				fj_store_block_range(&s, run + 1, &start, &next_end);
+				fj_store_block_range(&s, run + 1, &next_start, &next_end);
 				if (data_at + next_end <= have_bytes)
 					break;		/* at hand */
+				end = next_end;
 			}
-			fj_store_block_range(&s, b, &start, &end);
 			{
 				size_t		run_start = start,
 							unused;
 
-				fj_store_block_range(&s, run, &unused, &end);
 				slice = detoast_attr_slice(attr, (int32) (data_at + run_start), (int32) (end - run_start));
 				refetched = true;
 				if (VARSIZE_ANY_EXHDR(slice) != end - run_start)
