@@ -5,7 +5,7 @@
 # The core: plain C, no PostgreSQL headers (src/fj_core.h).
 CORE_SRC := src/error.c src/buffer.c src/parser.c \
 	src/tape_reader.c src/tape_writer.c src/tape_builder.c src/tape_validator.c \
-	src/string_refs.c src/pglz_prefix.c src/text_writer.c src/text_pretty.c src/utf8.c \
+	src/string_refs.c src/pglz_prefix.c src/text_pretty.c src/utf8.c \
 	src/simd/dispatch.c src/simd/scalar.c src/simd/avx2.c src/simd/avx512.c src/simd/neon.c
 
 # Core too, but needing libraries the ARM64 cross build lacks: the CBOR mapping

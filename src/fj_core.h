@@ -150,9 +150,14 @@ bool		fj_valid(const char *json, size_t len, const fj_parse_options *opt,
 
 /*
  * Append the canonical minified JSON text of the tape value at v to out
- * (growing it with a). The tape must be valid.
+ * (growing it with a), with the best kernel's writer (src/simd/text_writer.h).
+ * The tape must be valid.
  */
 fj_code		fj_write_json(const uint8_t *v, const fj_allocator *a, fj_buf *out);
+
+/* The same with kernel k's writer, which must be supported (for tests and benchmarks). */
+fj_code		fj_kernel_write_json(const fj_kernel *k, const uint8_t *v, const fj_allocator *a,
+								 fj_buf *out);
 
 /*
  * The same in jsonb_pretty's indented layout (src/text_pretty.c). Stops with

@@ -1300,6 +1300,186 @@ test_pglz(void)
 	}
 }
 
+/* ------------------------------------------------ the kernels' text writers */
+
+/* Canonical escaping of s[0..n) between quotes, a byte at a time: what every writer must give. */
+static size_t
+escape_reference(const uint8_t *s, size_t n, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	char	   *o = out;
+	size_t		i;
+
+	*o++ = '"';
+	for (i = 0; i < n; i++)
+	{
+		uint8_t		c = s[i];
+
+		if (c == '"' || c == '\\')
+			*o++ = '\\', *o++ = (char) c;
+		else if (c == '\b')
+			*o++ = '\\', *o++ = 'b';
+		else if (c == '\f')
+			*o++ = '\\', *o++ = 'f';
+		else if (c == '\n')
+			*o++ = '\\', *o++ = 'n';
+		else if (c == '\r')
+			*o++ = '\\', *o++ = 'r';
+		else if (c == '\t')
+			*o++ = '\\', *o++ = 't';
+		else if (c < 0x20)
+		{
+			memcpy(o, "\\u00", 4);
+			o += 4;
+			*o++ = hex[c >> 4];
+			*o++ = hex[c & 15];
+		}
+		else
+			*o++ = (char) c;
+	}
+	*o++ = '"';
+	return (size_t) (o - out);
+}
+
+/* Write the tape value at v with every supported kernel; each must give want[0..n). */
+static void
+expect_every_writer(const uint8_t *v, const char *want, size_t n, const char *what)
+{
+	const fj_kernel *kernels[8];
+	size_t		nk = fj_kernel_list(kernels, 8),
+				k;
+
+	for (k = 0; k < nk; k++)
+	{
+		fj_buf		out = {0};
+
+		if (!fj_kernel_supported(kernels[k]))
+			continue;
+		CHECKF(fj_kernel_write_json(kernels[k], v, &fj_malloc_allocator, &out) == FJ_OK &&
+			   out.len == n && memcmp(out.data, want, n) == 0,
+			   "%.200s: kernel %s writes %.*s", what, fj_kernel_name(kernels[k]),
+			   (int) (out.len < 200 ? out.len : 200), out.data ? (const char *) out.data : "");
+		fj_buf_release(&fj_malloc_allocator, &out);
+	}
+}
+
+/*
+ * Every kernel's writer against a byte-at-a-time reference: strings of 0 to
+ * 150 bytes with bytes that need an escape at every position, one or many,
+ * at the very end of the value (the tape copied to a buffer of exactly its
+ * size, so a read past it is an AddressSanitizer error) and followed by
+ * more; and the corpus, each kernel's text equal to the scalar kernel's.
+ */
+static void
+test_writer_kernels(void)
+{
+	static const uint8_t specials[] = {'"', '\\', '\n', 0x01, 0x1f, '\t', '\b', '\f', '\r', 0x00};
+	uint8_t		raw[160];
+	char		json[160 * 6 + 64],
+				want[160 * 6 + 64];
+	size_t		len;
+	int			p,
+				shape;
+
+	for (len = 0; len <= 150; len++)
+		for (p = -1; p <= (int) len; p++)
+			for (shape = 0; shape < 2; shape++)
+			{
+				size_t		i,
+							jn,
+							wn;
+				fj_buf		tape;
+				fj_error	err;
+				uint8_t    *exact;
+
+				for (i = 0; i < len; i++)
+					raw[i] = (uint8_t) ('a' + (i + len) % 26);
+				if (p == (int) len)
+				{
+					/* many: every third byte, or more, needs one */
+					for (i = 0; i < len; i++)
+						if (next_rand() % 3 == 0)
+							raw[i] = specials[next_rand() % sizeof(specials)];
+				}
+				else if (p >= 0)
+					raw[p] = specials[(size_t) p % sizeof(specials)];
+				/* the input spells every special byte with \u, the writer's output is canonical */
+				jn = 0;
+				if (shape == 1)
+					json[jn++] = '[';
+				json[jn++] = '"';
+				for (i = 0; i < len; i++)
+				{
+					if (raw[i] < 0x20 || raw[i] == '"' || raw[i] == '\\')
+						jn += (size_t) sprintf(json + jn, "\\u%04x", raw[i]);
+					else
+						json[jn++] = (char) raw[i];
+				}
+				json[jn++] = '"';
+				wn = escape_reference(raw, len, shape == 1 ? want + 1 : want);
+				if (shape == 1)
+				{
+					static const char tail[] = ",\"0123456789012345678901234567890123456789\"]";
+
+					want[0] = '[';
+					memcpy(want + 1 + wn, tail, sizeof(tail) - 1);
+					wn += 1 + sizeof(tail) - 1;
+					memcpy(json + jn, tail, sizeof(tail) - 1);
+					jn += sizeof(tail) - 1;
+				}
+				json[jn] = 0;
+				if (fj_parse(json, jn, NULL, &tape, &err) != FJ_OK)
+				{
+					CHECKF(0, "string of %zu bytes (special at %d) does not parse: %s", len, p, err.message);
+					continue;
+				}
+				exact = malloc(tape.len);
+				memcpy(exact, tape.data, tape.len);
+				fj_buf_release(&fj_malloc_allocator, &tape);
+				expect_every_writer(exact + FJ_TAPE_HEADER, want, wn, json);
+				free(exact);
+			}
+
+	{
+		const char *data = t_data_dir();
+		char		dir[1024];
+		char	  **files;
+		size_t		n,
+					f;
+
+		if (!data)
+			return;
+		snprintf(dir, sizeof(dir), "%s/corpus", data);
+		n = t_list_dir(dir, "", ".json", &files);
+		for (f = 0; f < n; f++)
+		{
+			size_t		flen;
+			char	   *text = t_read_file(files[f], &flen);
+			fj_buf		tape,
+						ref = {0};
+			fj_error	err;
+
+			if (text && fj_parse(text, flen, NULL, &tape, &err) == FJ_OK)
+			{
+				uint8_t    *exact = malloc(tape.len);
+
+				memcpy(exact, tape.data, tape.len);
+				fj_buf_release(&fj_malloc_allocator, &tape);
+				CHECK(fj_kernel_write_json(fj_kernel_by_name("scalar"), exact + FJ_TAPE_HEADER,
+										   &fj_malloc_allocator, &ref) == FJ_OK);
+				expect_every_writer(exact + FJ_TAPE_HEADER, (const char *) ref.data, ref.len, files[f]);
+				fj_buf_release(&fj_malloc_allocator, &ref);
+				free(exact);
+			}
+			else
+				CHECKF(0, "%s does not parse", files[f]);
+			free(text);
+			free(files[f]);
+		}
+		free(files);
+	}
+}
+
 static void
 test_kernels_listed(void)
 {
@@ -1328,5 +1508,6 @@ main(void)
 	test_builder();
 	test_pglz();
 	test_kernels_listed();
+	test_writer_kernels();
 	return t_summary("test_core");
 }

@@ -195,6 +195,40 @@ copy_short_string(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *inp
 #define FJ_KERNEL_HAS_PEXT 1		/* BMI2: stage 2 packs number text with pext */
 #include "stage2.h"
 
+#include "text_writer.h"
+
+/* Runs that need no escape, 32 bytes a load; the last few bytes of a value by words. */
+static inline size_t
+copy_plain(uint8_t *d, const uint8_t *s, size_t n, const uint8_t *readable_end)
+{
+	const __m256i below_space = _mm256_set1_epi8(0x1f);
+	const __m256i quote = _mm256_set1_epi8('"');
+	const __m256i backslash = _mm256_set1_epi8('\\');
+	size_t		i = 0;
+
+	while (i < n)
+	{
+		size_t		m = n - i;
+		__m256i		x;
+		uint32_t	hits;
+
+		if (m < 32 && s + i + 32 > readable_end)
+			return i + copy_plain_swar(d + i, s + i, m, readable_end);
+		x = _mm256_loadu_si256((const __m256i *) (s + i));
+		hits = (uint32_t) _mm256_movemask_epi8(
+			_mm256_or_si256(_mm256_cmpeq_epi8(_mm256_min_epu8(x, below_space), x),
+							_mm256_or_si256(_mm256_cmpeq_epi8(x, quote),
+											_mm256_cmpeq_epi8(x, backslash))));
+		_mm256_storeu_si256((__m256i *) (d + i), x);
+		if (m < 32)
+			hits |= ~0u << m;	/* the bytes past the string stop the run at its end */
+		if (hits)
+			return i + (size_t) __builtin_ctz(hits);
+		i += 32;
+	}
+	return n;
+}
+
 #include "x86_target_end.h"
 
 /* Compiled for the baseline ISA: it runs on every x86-64 CPU, to ask whether this one can run the kernel. */
@@ -208,6 +242,6 @@ avx2_supported(void)
 	return fj_x86_cpu(0x6, &b, &c) && (b & bit_AVX2) && (b & bit_BMI) && (b & bit_BMI2);
 }
 
-const fj_kernel fj_kernel_avx2 = {"avx2", avx2_supported, kernel_parse};
+const fj_kernel fj_kernel_avx2 = {"avx2", avx2_supported, kernel_parse, write_json};
 
 #endif							/* __x86_64__ */

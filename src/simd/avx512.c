@@ -208,6 +208,38 @@ copy_short_string(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *inp
 #define FJ_KERNEL_HAS_PEXT 1		/* BMI2: stage 2 packs number text with pext */
 #include "stage2.h"
 
+#include "text_writer.h"
+
+/* Runs that need no escape, 32 bytes a load; a masked load where 32 bytes may not be there. */
+static inline size_t
+copy_plain(uint8_t *d, const uint8_t *s, size_t n, const uint8_t *readable_end)
+{
+	const __m256i below_space = _mm256_set1_epi8(0x1f);
+	const __m256i quote = _mm256_set1_epi8('"');
+	const __m256i backslash = _mm256_set1_epi8('\\');
+	size_t		i = 0;
+
+	while (i < n)
+	{
+		size_t		m = n - i;
+		__mmask32	live = m >= 32 ? ~(__mmask32) 0 : (__mmask32) ((1u << m) - 1);
+		__m256i		x = m >= 32 || s + i + 32 <= readable_end
+			? _mm256_loadu_si256((const __m256i *) (s + i))
+			: _mm256_maskz_loadu_epi8(live, s + i);
+		__mmask32	hits = _mm256_mask_cmple_epu8_mask(live, x, below_space) |
+			_mm256_mask_cmpeq_epi8_mask(live, x, quote) |
+			_mm256_mask_cmpeq_epi8_mask(live, x, backslash);
+
+		_mm256_storeu_si256((__m256i *) (d + i), x);
+		if (hits)
+			return i + (size_t) __builtin_ctz(hits);
+		if (m <= 32)
+			return n;
+		i += 32;
+	}
+	return n;
+}
+
 #include "x86_target_end.h"
 
 /* Compiled for the baseline ISA: it runs on every x86-64 CPU, to ask whether this one can run the kernel. */
@@ -223,6 +255,6 @@ avx512_supported(void)
 		(c & bit_AVX512VBMI) && (c & bit_AVX512VBMI2);
 }
 
-const fj_kernel fj_kernel_avx512 = {"avx512", avx512_supported, kernel_parse};
+const fj_kernel fj_kernel_avx512 = {"avx512", avx512_supported, kernel_parse, write_json};
 
 #endif							/* __x86_64__ */

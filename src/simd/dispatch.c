@@ -77,3 +77,15 @@ fj_kernel_parse(const fj_kernel *k, const uint8_t *json, size_t len, const fj_pa
 {
 	return k->parse(json, len, opt, out, err);
 }
+
+fj_code
+fj_write_json(const uint8_t *v, const fj_allocator *a, fj_buf *out)
+{
+	return fj_kernel_best()->write_json(v, a, out);
+}
+
+fj_code
+fj_kernel_write_json(const fj_kernel *k, const uint8_t *v, const fj_allocator *a, fj_buf *out)
+{
+	return k->write_json(v, a, out);
+}

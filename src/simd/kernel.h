@@ -2,9 +2,10 @@
  * kernel.h — what every per-CPU kernel shares: the kernel descriptor and
  * the size of stage 1's window. Only src/simd/ includes it.
  *
- * A kernel is the whole parser (stage 1 and stage 2) compiled for one
- * instruction set: each src/simd/<isa>.c defines its primitives and then
- * includes the generic stage1.h and stage2.h, as simdjson does.
+ * A kernel is the whole parser (stage 1 and stage 2) and the text writer
+ * compiled for one instruction set: each src/simd/<isa>.c defines its
+ * primitives and then includes the generic stage1.h, stage2.h and
+ * text_writer.h, as simdjson does.
  */
 #ifndef FJ_KERNEL_H
 #define FJ_KERNEL_H
@@ -18,6 +19,8 @@ struct fj_kernel
 	bool		(*supported) (void);
 	fj_code		(*parse) (const uint8_t *json, size_t len, const fj_parse_options *opt,
 						  fj_buf *out, fj_error *err);
+	/* the text writer (text_writer.h), with this kernel's copy of plain string bytes */
+	fj_code		(*write_json) (const uint8_t *v, const fj_allocator *a, fj_buf *out);
 };
 
 extern const fj_kernel fj_kernel_scalar;

@@ -201,6 +201,36 @@ copy_short_string(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *inp
 #include "stage1.h"
 #include "stage2.h"
 
+#include "text_writer.h"
+
+/* Runs that need no escape, 16 bytes a load; the last few bytes of a value by words. */
+static inline size_t
+copy_plain(uint8_t *d, const uint8_t *s, size_t n, const uint8_t *readable_end)
+{
+	size_t		i = 0;
+
+	while (n - i >= 16 || (i < n && s + i + 16 <= readable_end))
+	{
+		uint8x16_t	x = vld1q_u8(s + i);
+		uint8x16_t	hit = vorrq_u8(vcltq_u8(x, vdupq_n_u8(0x20)),
+								   vorrq_u8(vceqq_u8(x, vdupq_n_u8('"')),
+											vceqq_u8(x, vdupq_n_u8('\\'))));
+		/* four bits a byte */
+		uint64_t	m = vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(hit), 4)), 0);
+		size_t		left = n - i;
+
+		vst1q_u8(d + i, x);
+		if (left < 16)
+			m &= (1ULL << (4 * left)) - 1;
+		if (m)
+			return i + ((size_t) __builtin_ctzll(m) >> 2);
+		if (left <= 16)
+			return n;
+		i += 16;
+	}
+	return i + copy_plain_swar(d + i, s + i, n - i, readable_end);
+}
+
 static bool
 neon_supported(void)
 {
@@ -211,6 +241,6 @@ neon_supported(void)
 #endif
 }
 
-const fj_kernel fj_kernel_neon = {"neon", neon_supported, kernel_parse};
+const fj_kernel fj_kernel_neon = {"neon", neon_supported, kernel_parse, write_json};
 
 #endif							/* __aarch64__ */

@@ -139,10 +139,18 @@ copy_short_string(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *inp
 
 #include "stage2.h"
 
+#include "text_writer.h"
+
+static inline size_t
+copy_plain(uint8_t *d, const uint8_t *s, size_t n, const uint8_t *readable_end)
+{
+	return copy_plain_swar(d, s, n, readable_end);
+}
+
 static bool
 scalar_supported(void)
 {
 	return true;
 }
 
-const fj_kernel fj_kernel_scalar = {"scalar", scalar_supported, kernel_parse};
+const fj_kernel fj_kernel_scalar = {"scalar", scalar_supported, kernel_parse, write_json};

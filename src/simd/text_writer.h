@@ -1,11 +1,33 @@
 /*
- * text_writer.c — tape to canonical minified JSON text (doc/design.md, section 2): no
- * insignificant whitespace; strings escaped one way only: \" \\ \b \f \n \r \t,
- * other control characters as \u00XX, everything else as its UTF-8 bytes.
- * Numbers come back exactly as written. Iterative: containers on a stack.
+ * text_writer.h — tape to canonical minified JSON text, compiled into every
+ * kernel (src/simd/<isa>.c), as the parser's stages are: no insignificant
+ * whitespace; strings escaped one way only: \" \\ \b \f \n \r \t, other
+ * control characters as \u00XX, everything else as its UTF-8 bytes. Numbers
+ * come back exactly as written. Iterative: containers on a stack.
+ *
+ * The including kernel defines, after this file (so that it can fall back
+ * on copy_plain_swar, below, the portable one, eight bytes at a time):
+ *
+ *   static inline size_t copy_plain(uint8_t *d, const uint8_t *s, size_t n,
+ *                                   const uint8_t *readable_end);
+ *
+ * which copies s[0..n) to d up to the first byte that needs an escape (a
+ * control character, '"' or '\\') and returns how many bytes it copied.
+ * It may store up to FJ_STRING_SLACK - 10 bytes past d + that count, and
+ * read any byte before readable_end (the end of the value being written).
+ * Each kernel's write_json is its descriptor's; fj_write_json (dispatch.c)
+ * runs the best kernel's.
  */
-#include "fj_core.h"
-#include "tape.h"
+#ifndef FJ_SIMD_TEXT_WRITER_H
+#define FJ_SIMD_TEXT_WRITER_H
+
+#include "../tape.h"
+
+/* Room a string needs beyond 6 bytes a byte: quotes, and a vector stored past the end. */
+#define FJ_STRING_SLACK 80
+
+static inline size_t copy_plain(uint8_t *d, const uint8_t *s, size_t n,
+								const uint8_t *readable_end);
 
 typedef struct writer_frame
 {
@@ -81,8 +103,46 @@ write_escape(uint8_t *d, uint8_t c)
 }
 
 /*
- * Write s[0..len) as a JSON string literal, eight bytes at a time; room for
- * 6 * len + 10 bytes is reserved (a whole word may be stored at the end).
+ * Copy the bytes of s[0..n) that need no escape, eight at a time, up to the
+ * first that does; returns how many. Writes at most 8 bytes past d + that
+ * count, and reads no byte at or past readable_end beyond s + n.
+ */
+static inline size_t
+copy_plain_swar(uint8_t *d, const uint8_t *s, size_t n, const uint8_t *readable_end)
+{
+	size_t		i = 0;
+
+	while (i < n)
+	{
+		size_t		m = n - i < 8 ? n - i : 8;
+		uint64_t	x,
+					hits;
+
+		if (m == 8)
+			memcpy(&x, s + i, 8);
+		else
+		{
+			/* the tail, padded with a byte that needs no escape */
+			if (s + i + 8 <= readable_end)
+				memcpy(&x, s + i, 8);
+			else
+				x = fj_load_upto8(s + i, m);
+			x = (x & ((1ULL << (8 * m)) - 1)) | (0x6161616161616161ULL << (8 * m));
+		}
+		hits = escape_bytes(x);
+		memcpy(d + i, &x, 8);
+		if (hits)
+			return i + ((size_t) __builtin_ctzll(hits) >> 3);
+		i += m;
+	}
+	return n;
+}
+
+/*
+ * Write s[0..len) as a JSON string literal: the kernel's copy_plain copies
+ * the runs that need no escape (a vector at a time), and each byte that
+ * needs one is escaped here. Room for 6 * len + FJ_STRING_SLACK bytes is
+ * reserved: copy_plain may store a whole vector past the end of a run.
  */
 static inline uint8_t *
 write_string(uint8_t *d, const uint8_t *s, size_t len, const uint8_t *readable_end)
@@ -92,37 +152,12 @@ write_string(uint8_t *d, const uint8_t *s, size_t len, const uint8_t *readable_e
 	*d++ = '"';
 	while (i < len)
 	{
-		size_t		n = len - i < 8 ? len - i : 8;
-		uint64_t	x,
-					hits;
+		size_t		k = copy_plain(d, s + i, len - i, readable_end);
 
-		if (n == 8)
-			memcpy(&x, s + i, 8);
-		else
-		{
-			/* the tail, padded with a byte that needs no escape */
-			if (s + i + 8 <= readable_end)
-				memcpy(&x, s + i, 8);
-			else
-				x = fj_load_upto8(s + i, n);
-			x = (x & ((1ULL << (8 * n)) - 1)) | (0x6161616161616161ULL << (8 * n));
-		}
-		hits = escape_bytes(x);
-		memcpy(d, &x, 8);
-		if (!hits)
-		{
-			d += n;
-			i += n;
-			continue;
-		}
-		/* copy up to the first byte that needs an escape, then escape it */
-		{
-			size_t		k = (size_t) __builtin_ctzll(hits) >> 3;
-
-			d += k;
-			d = write_escape(d, s[i + k]);
-			i += k + 1;
-		}
+		d += k;
+		i += k;
+		if (i < len)
+			d = write_escape(d, s[i++]);
 	}
 	*d++ = '"';
 	return d;
@@ -212,13 +247,13 @@ scalar_room(const uint8_t *v)
 	{
 		const uint8_t *text;
 
-		return 6 * (size_t) fj_text(v, &text) + 10;
+		return 6 * (size_t) fj_text(v, &text) + FJ_STRING_SLACK;
 	}
 	return FJ_NUMBER_TEXT_BUF;
 }
 
-fj_code
-fj_write_json(const uint8_t *v, const fj_allocator *a, fj_buf *out)
+static fj_code
+write_json(const uint8_t *v, const fj_allocator *a, fj_buf *out)
 {
 	writer		w;
 	writer_frame local[64];
@@ -315,3 +350,5 @@ fj_write_json(const uint8_t *v, const fj_allocator *a, fj_buf *out)
 		out->len = (size_t) (w.wp - out->data);
 	return rc;
 }
+
+#endif							/* FJ_SIMD_TEXT_WRITER_H */
