@@ -210,7 +210,11 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
  * A value stored out of line starts with one TOAST chunk (TOAST_MAX_CHUNK_SIZE
  * bytes, about 2 kB): each fetch is an index scan of the TOAST table, and
  * reads whole chunks, so fewer, larger ones. A value in the stored form
- * goes on from that first chunk (lookup_stored).
+ * goes on from that first chunk (lookup_stored). A value of up to three
+ * chunks (WHOLE_EXTERNAL_MAX) is fetched whole at once: the same index scan
+ * reads its next chunks from the same pages, where a second fetch would
+ * be a second scan (a tweet of about 2 kB stored often needs its second
+ * chunk for a key in its middle).
  *
  * A prefix does not help when the lookup needs most of the value: a member
  * near the end, or any member of a small object (no key index) whose keys may
@@ -224,6 +228,7 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 #define STORED_WHOLE_MAX 65536
 #define FIRST_SLICE_INLINE 256
 #define FIRST_SLICE_EXTERNAL TOAST_MAX_CHUNK_SIZE
+#define WHOLE_EXTERNAL_MAX (3 * (Size) TOAST_MAX_CHUNK_SIZE)
 #define SLICE_SLACK 256
 #define PROBES 16
 
@@ -526,6 +531,8 @@ lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 		 */
 		if (VARATT_IS_EXTERNAL(attr) && total <= STORED_WHOLE_MAX && slices->stored_out >= PROBES &&
 			slices->stored_refetched * 2 > slices->stored_out)
+			want = total;
+		if (VARATT_IS_EXTERNAL(attr) && total <= WHOLE_EXTERNAL_MAX)
 			want = total;
 
 		if (slices->sliced < PG_UINT32_MAX / 4)
