@@ -1,9 +1,11 @@
 // core_bench — parse throughput of the fastjson core (every kernel this CPU
 // runs) against simdjson DOM, side by side in one run, plus tape size and
 // peak memory of one parse. Prints a markdown table; --csv writes raw numbers.
+// With --write it measures text output instead: every kernel's writer (tape
+// to minified JSON) against simdjson's serializer of its DOM (to_string).
 //
 //   core_bench [--reps N] [--min-time S] [--warmup S] [--jsonb-sizes FILE]
-//              [--csv FILE] [FILE.json ...]
+//              [--csv FILE] [--write] [FILE.json ...]
 //
 // Without files it runs every *.json in ../shared/data/corpus (relative to the
 // repository root). It also checks, on the fly, that every kernel's tape is
@@ -49,6 +51,7 @@ struct Options
 	double warmup = 0.05;		// seconds of untimed warm-up per contestant
 	std::string jsonb_sizes;	// optional "filename bytes" file
 	std::string csv;			// optional CSV output
+	bool write = false;			// text output instead of parsing
 	std::vector<std::string> files;
 };
 
@@ -57,7 +60,7 @@ struct Options
 {
 	std::fprintf(status ? stderr : stdout,
 				 "usage: core_bench [--reps N] [--min-time S] [--warmup S]\n"
-				 "                  [--jsonb-sizes FILE] [--csv FILE] [FILE.json ...]\n"
+				 "                  [--jsonb-sizes FILE] [--csv FILE] [--write] [FILE.json ...]\n"
 				 "default files: every *.json in ../shared/data/corpus (from the repo root)\n");
 	std::exit(status);
 }
@@ -89,6 +92,8 @@ static Options parse_args(int argc, char **argv)
 			o.jsonb_sizes = value();
 		else if (a == "--csv")
 			o.csv = value();
+		else if (a == "--write")
+			o.write = true;
 		else if (a == "-h" || a == "--help")
 			usage(0);
 		else if (a.size() > 1 && a[0] == '-')
@@ -532,6 +537,101 @@ static Result bench_file(const std::string &path, const Options &o,
 	return r;
 }
 
+// ------------------------------------------------------------- text output
+
+// Text output of one file: each kernel's fj_kernel_write_json of the tape into
+// a reused buffer, and simdjson's to_string of its DOM, interleaved. Every
+// kernel's text must equal the scalar kernel's. GB/s of fastjson's text.
+static void bench_write_file(const std::string &path, const Options &o,
+							 const std::vector<const fj_kernel *> &kernels,
+							 simdjson::dom::parser &parser, std::vector<double> &ratios)
+{
+	std::string json = read_file(path);
+	std::string file = fs::path(path).filename().string();
+	simdjson::padded_string padded(json.data(), json.size());
+	fj_buf tape = parse_or_die(file, json, fj_kernel_by_name("scalar"), &fj_malloc_allocator);
+	const uint8_t *root = tape.data + FJ_TAPE_HEADER;
+	fj_buf ref{};
+	simdjson::dom::element dom;
+
+	if (fj_kernel_write_json(fj_kernel_by_name("scalar"), root, &fj_malloc_allocator, &ref) != FJ_OK)
+		fail(file, "fj_kernel_write_json (scalar) failed");
+	for (const fj_kernel *k : kernels)
+	{
+		fj_buf out{};
+		if (fj_kernel_write_json(k, root, &fj_malloc_allocator, &out) != FJ_OK || out.len != ref.len ||
+			std::memcmp(out.data, ref.data, ref.len) != 0)
+			fail(file, std::string("kernel ") + fj_kernel_name(k) + " writes another text than scalar");
+		fj_buf_release(&fj_malloc_allocator, &out);
+	}
+	if (parser.parse(padded).get(dom) != simdjson::SUCCESS)
+		fail(file, "simdjson rejects the file");
+	size_t simd_len = simdjson::to_string(dom).size();
+
+	std::vector<fj_buf> bufs(kernels.size());
+	std::vector<Contestant> cs;
+	for (size_t i = 0; i < kernels.size(); i++)
+		cs.emplace_back(fj_kernel_name(kernels[i]), [&bufs, i, root, k = kernels[i]]() {
+			bufs[i].len = 0;
+			if (fj_kernel_write_json(k, root, &fj_malloc_allocator, &bufs[i]) != FJ_OK)
+				std::abort();
+			return bufs[i].len;
+		});
+	cs.emplace_back("simdjson", [&dom]() { return simdjson::to_string(dom).size(); });
+	for (Contestant &c : cs)
+		warm_up(c, o.warmup);
+	for (int rep = 0; rep < o.reps; rep++)
+		for (size_t j = 0; j < cs.size(); j++)
+			measure(cs[(j + rep) % cs.size()], o.min_time);
+
+	std::printf("| %s | %zu | %zu |", file.c_str(), ref.len, simd_len);
+	double best_fj = 0;
+	for (const Contestant &c : cs)
+	{
+		double best = *std::min_element(c.secs.begin(), c.secs.end());
+		std::printf(" %.2f (%.2f) |", ref.len / best / 1e9, ref.len / median(c.secs) / 1e9);
+		if (c.name != "simdjson")
+			best_fj = std::max(best_fj, 1 / best);
+	}
+	double ratio = best_fj * *std::min_element(cs.back().secs.begin(), cs.back().secs.end());
+	ratios.push_back(ratio);
+	std::printf(" %.2f |\n", ratio);
+	std::fflush(stdout);
+	for (fj_buf &b : bufs)
+		fj_buf_release(&fj_malloc_allocator, &b);
+	fj_buf_release(&fj_malloc_allocator, &ref);
+	fj_buf_release(&fj_malloc_allocator, &tape);
+}
+
+// The --write table: a row per file, then the geometric mean.
+static void bench_write(const Options &o, const std::vector<const fj_kernel *> &kernels,
+						simdjson::dom::parser &parser)
+{
+	std::vector<double> ratios;
+
+	std::printf("Text output: GB/s of fastjson's minified text, best (median) of %d, each kernel's "
+				"writer from the tape and simdjson's to_string from its DOM, interleaved; the last "
+				"column is the fastest kernel's speed over simdjson's (time for time).\n\n"
+				"| file | text B | simdjson text B |", o.reps);
+	for (const fj_kernel *k : kernels)
+		std::printf(" %s GB/s |", fj_kernel_name(k));
+	std::printf(" simdjson GB/s | fastjson/simdjson |\n|---|--:|--:|");
+	for (size_t i = 0; i <= kernels.size(); i++)
+		std::printf("--:|");
+	std::printf("--:|\n");
+	for (const std::string &f : o.files)
+	{
+		std::fprintf(stderr, "core_bench --write: %s\n", f.c_str());
+		bench_write_file(f, o, kernels, parser, ratios);
+	}
+	double l = 0;
+	for (double r : ratios)
+		l += std::log(r);
+	if (!ratios.empty())
+		std::printf("\nfastjson/simdjson text output: geometric mean %.2f, lowest %.2f.\n",
+					std::exp(l / ratios.size()), *std::min_element(ratios.begin(), ratios.end()));
+}
+
 // ------------------------------------------------------------------- output
 
 // Print the markdown table header for these contestants.
@@ -658,6 +758,11 @@ int main(int argc, char **argv)
 
 	print_header(root, o);
 	simdjson::dom::parser parser;
+	if (o.write)
+	{
+		bench_write(o, kernels, parser);
+		return 0;
+	}
 	std::vector<Result> results;
 	std::string default_kernel = fj_kernel_name(fj_kernel_best());
 	for (const std::string &f : o.files)

@@ -70,7 +70,7 @@ get_cache(FunctionCallInfo fcinfo)
 }
 
 static parsed_path *
-get_path(FunctionCallInfo fcinfo, ArrayType *path)
+get_path(FunctionCallInfo fcinfo, ArrayType *path, bool keys_only)
 {
 	lookup_cache *cache = get_cache(fcinfo);
 	parsed_path *pp = cache->path;
@@ -112,7 +112,8 @@ get_path(FunctionCallInfo fcinfo, ArrayType *path)
 		}
 		pp->keys[i] = TextDatumGetCString(elems[i]);
 		pp->lens[i] = (int) strlen(pp->keys[i]);
-		pp->is_index[i] = fastjson_path_index(pp->keys[i], &pp->index[i]);
+		pp->index[i] = 0;
+		pp->is_index[i] = !keys_only && fastjson_path_index(pp->keys[i], &pp->index[i]);
 	}
 	pfree(elems);
 	pfree(nulls);
@@ -712,7 +713,7 @@ PG_FUNCTION_INFO_V1(fastjson_extract_path_op);
 Datum
 fastjson_extract_path_op(PG_FUNCTION_ARGS)
 {
-	const uint8_t *v = lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1)));
+	const uint8_t *v = lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), false));
 
 	if (!v)
 		PG_RETURN_NULL();
@@ -725,7 +726,38 @@ PG_FUNCTION_INFO_V1(fastjson_extract_path_text_op);
 Datum
 fastjson_extract_path_text_op(PG_FUNCTION_ARGS)
 {
-	const uint8_t *v = lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1)));
+	const uint8_t *v = lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), false));
+	text	   *t;
+
+	if (!v || !(t = fastjson_value_as_text(v)))
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(t);
+}
+
+/*
+ * doc -> 'a' -> 'b' ... as one lookup: the planner folds a chain of -> with
+ * constant text keys, ending in -> or ->>, into these (fastjson_simplify.c).
+ * Every element is an object key, as in the chain: an element of an array
+ * is not reached by a key that spells a number, where #> would reach it.
+ */
+PG_FUNCTION_INFO_V1(fastjson_object_keys_field);
+
+Datum
+fastjson_object_keys_field(PG_FUNCTION_ARGS)
+{
+	const uint8_t *v = lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), true));
+
+	if (!v)
+		PG_RETURN_NULL();
+	PG_RETURN_FASTJSON_P(fastjson_from_value(v));
+}
+
+PG_FUNCTION_INFO_V1(fastjson_object_keys_field_text);
+
+Datum
+fastjson_object_keys_field_text(PG_FUNCTION_ARGS)
+{
+	const uint8_t *v = lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), true));
 	text	   *t;
 
 	if (!v || !(t = fastjson_value_as_text(v)))

@@ -583,7 +583,7 @@ write_text(const uint8_t *v, size_t prefix, size_t size_hint)
 	out.cap = prefix + size_hint + (size_hint < (64 << 20) ? size_hint : size_hint / 4) + 32;
 	out.data = MemoryContextAllocExtended(CurrentMemoryContext, out.cap, MCXT_ALLOC_HUGE);
 	out.len = prefix;
-	if (fj_write_json(v, &fastjson_palloc_allocator, &out) != FJ_OK)
+	if (fj_kernel_write_json(fastjson_kernel, v, &fastjson_palloc_allocator, &out) != FJ_OK)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	if (out.len + 1 > MaxAllocSize)
 		ereport(ERROR,

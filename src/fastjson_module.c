@@ -125,7 +125,7 @@ _PG_init(void)
 {
 	fastjson_kernel = fj_kernel_best();
 	DefineCustomStringVariable("fastjson.simd",
-							   "Forces a SIMD kernel for parsing fastjson input.",
+							   "Forces a SIMD kernel for parsing fastjson input and writing its text.",
 							   "\"auto\" (the default) picks the best kernel this CPU supports; "
 							   "\"avx512\", \"avx2\", \"neon\" or \"scalar\" force one, for tests.",
 							   &fastjson_simd_setting,
