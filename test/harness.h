@@ -164,6 +164,20 @@ t_data_dir(void)
 	return d;
 }
 
+/* The corpus files (*.json of the data folder's corpus/, sorted; caller frees), 0 with a skip message when absent. */
+static inline size_t
+t_corpus_files(char ***files)
+{
+	const char *data = t_data_dir();
+	char		dir[1024];
+
+	*files = NULL;
+	if (!data)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/corpus", data);
+	return t_list_dir(dir, "", ".json", files);
+}
+
 /* Parse with one kernel; the result code, tape (caller frees) and error. */
 static inline fj_code
 t_parse(const char *json, size_t len, const char *kernel, fj_buf *tape, fj_error *err)

@@ -1441,16 +1441,10 @@ test_writer_kernels(void)
 			}
 
 	{
-		const char *data = t_data_dir();
-		char		dir[1024];
 		char	  **files;
-		size_t		n,
+		size_t		n = t_corpus_files(&files),
 					f;
 
-		if (!data)
-			return;
-		snprintf(dir, sizeof(dir), "%s/corpus", data);
-		n = t_list_dir(dir, "", ".json", &files);
 		for (f = 0; f < n; f++)
 		{
 			size_t		flen;

@@ -304,16 +304,10 @@ test_incompressible(void)
 static void
 test_corpus(void)
 {
-	const char *data = t_data_dir();
-	char		dir[1024];
 	char	  **files;
-	size_t		n,
+	size_t		n = t_corpus_files(&files),
 				i;
 
-	if (!data)
-		return;
-	snprintf(dir, sizeof(dir), "%s/corpus", data);
-	n = t_list_dir(dir, "", ".json", &files);
 	for (i = 0; i < n; i++)
 	{
 		size_t		len;
