@@ -211,11 +211,10 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
  * A value stored out of line starts with one TOAST chunk (TOAST_MAX_CHUNK_SIZE
  * bytes, about 2 kB): each fetch is an index scan of the TOAST table, and
  * reads whole chunks, so fewer, larger ones. A value in the stored form
- * goes on from that first chunk (lookup_stored). A value of up to three
- * chunks (WHOLE_EXTERNAL_MAX) is fetched whole at once: the same index scan
- * reads its next chunks from the same pages, where a second fetch would
- * be a second scan (a tweet of about 2 kB stored often needs its second
- * chunk for a key in its middle).
+ * goes on from that first chunk (lookup_stored); once a query's lookups
+ * show that a second fetch is often needed (a tweet of about 2 kB stored
+ * needs its second chunk for a key in its middle), small values are
+ * fetched whole, in one index scan (lookup_datum).
  *
  * A prefix does not help when the lookup needs most of the value: a member
  * near the end, or any member of a small object (no key index) whose keys may
@@ -229,7 +228,6 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 #define STORED_WHOLE_MAX 65536
 #define FIRST_SLICE_INLINE 256
 #define FIRST_SLICE_EXTERNAL TOAST_MAX_CHUNK_SIZE
-#define WHOLE_EXTERNAL_MAX (3 * (Size) TOAST_MAX_CHUNK_SIZE)
 #define SLICE_SLACK 256
 #define PROBES 16
 
@@ -526,15 +524,22 @@ lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 		Size		want = Min(total, VARATT_IS_EXTERNAL(attr) ? FIRST_SLICE_EXTERNAL : FIRST_SLICE_INLINE);
 
 		/*
-		 * Values in the stored form out of line whose lookups mostly fetched
-		 * a block after the first chunk (a key near the end): one fetch of
-		 * the whole value costs less than two index scans of the TOAST table.
+		 * Values in the stored form out of line, once PROBES of them were
+		 * read from their first chunk and a share p of those needed a second
+		 * fetch (a key past the first chunk): reading all k chunks of a value
+		 * in one index scan costs k chunk reads, reading one first costs a
+		 * chunk and, for a share p, another scan and the other k - 1. With a
+		 * scan costing about two chunk reads, the whole value wins once
+		 * p > (k - 1) / (k + 1): a third of the lookups for two chunks, half
+		 * for three, nearly all for large values.
 		 */
-		if (VARATT_IS_EXTERNAL(attr) && total <= STORED_WHOLE_MAX && slices->stored_out >= PROBES &&
-			slices->stored_refetched * 2 > slices->stored_out)
-			want = total;
-		if (VARATT_IS_EXTERNAL(attr) && total <= WHOLE_EXTERNAL_MAX)
-			want = total;
+		if (VARATT_IS_EXTERNAL(attr) && total <= STORED_WHOLE_MAX && slices->stored_out >= PROBES)
+		{
+			uint64		chunks = (total + TOAST_MAX_CHUNK_SIZE - 1) / TOAST_MAX_CHUNK_SIZE;
+
+			if ((uint64) slices->stored_refetched * (chunks + 1) > (uint64) slices->stored_out * (chunks - 1))
+				want = total;
+		}
 
 		if (slices->sliced < PG_UINT32_MAX / 4)
 			slices->sliced++;
