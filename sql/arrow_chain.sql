@@ -28,27 +28,16 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT doc -> (id::text) -> 'a' ->> 'b' FROM chain_
 CREATE TEMP TABLE chains (keys text[]);
 INSERT INTO chains VALUES ('{a,b}'), ('{a,b,c}'), ('{a,b,0}'), ('{a,arr,1}'), ('{a,0,b}'), ('{0,a}'),
 	('{a,"",c}'), ('{a,b,c,d}'), ('{b}'), ('{a,b,c,d,e}'), ('{missing,b}');
--- the chain written out with arrows, for each length (its keys are parameters here, so it is
--- not folded: these are the arrows one at a time, against which the folded calls are checked)
-CREATE FUNCTION chain(d fastjson, k text[]) RETURNS fastjson LANGUAGE plpgsql AS $$
+-- the chain written out with arrows, for each length, for fastjson and jsonb alike (its keys
+-- are parameters here, so it is not folded: these are the arrows one at a time, against which
+-- the folded calls are checked)
+CREATE FUNCTION chain(d anyelement, k text[]) RETURNS anyelement LANGUAGE plpgsql AS $$
 BEGIN
 	RETURN CASE cardinality(k) WHEN 1 THEN d -> k[1] WHEN 2 THEN d -> k[1] -> k[2]
 		WHEN 3 THEN d -> k[1] -> k[2] -> k[3] WHEN 4 THEN d -> k[1] -> k[2] -> k[3] -> k[4]
 		ELSE d -> k[1] -> k[2] -> k[3] -> k[4] -> k[5] END;
 END $$;
-CREATE FUNCTION chain_text(d fastjson, k text[]) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-	RETURN CASE cardinality(k) WHEN 1 THEN d ->> k[1] WHEN 2 THEN d -> k[1] ->> k[2]
-		WHEN 3 THEN d -> k[1] -> k[2] ->> k[3] WHEN 4 THEN d -> k[1] -> k[2] -> k[3] ->> k[4]
-		ELSE d -> k[1] -> k[2] -> k[3] -> k[4] ->> k[5] END;
-END $$;
-CREATE FUNCTION chain(d jsonb, k text[]) RETURNS jsonb LANGUAGE plpgsql AS $$
-BEGIN
-	RETURN CASE cardinality(k) WHEN 1 THEN d -> k[1] WHEN 2 THEN d -> k[1] -> k[2]
-		WHEN 3 THEN d -> k[1] -> k[2] -> k[3] WHEN 4 THEN d -> k[1] -> k[2] -> k[3] -> k[4]
-		ELSE d -> k[1] -> k[2] -> k[3] -> k[4] -> k[5] END;
-END $$;
-CREATE FUNCTION chain_text(d jsonb, k text[]) RETURNS text LANGUAGE plpgsql AS $$
+CREATE FUNCTION chain_text(d anyelement, k text[]) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
 	RETURN CASE cardinality(k) WHEN 1 THEN d ->> k[1] WHEN 2 THEN d -> k[1] ->> k[2]
 		WHEN 3 THEN d -> k[1] -> k[2] ->> k[3] WHEN 4 THEN d -> k[1] -> k[2] -> k[3] ->> k[4]

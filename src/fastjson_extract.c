@@ -642,17 +642,33 @@ fastjson_arg_is_large(FunctionCallInfo fcinfo, int argno)
 		(!VARATT_IS_EXTENDED(attr) && VARSIZE(attr) > VARHDRSZ && fj_is_stored(((const uint8_t *) VARDATA(attr))[0]));
 }
 
+/* The result of a lookup that returns a value (-> and #>): v, or NULL when nothing was found. */
+static Datum
+value_result(FunctionCallInfo fcinfo, const uint8_t *v)
+{
+	if (!v)
+		PG_RETURN_NULL();
+	PG_RETURN_FASTJSON_P(fastjson_from_value(v));
+}
+
+/* The same as text (->> and #>>): NULL also for a JSON null. */
+static Datum
+text_result(FunctionCallInfo fcinfo, const uint8_t *v)
+{
+	text	   *t;
+
+	if (!v || !(t = fastjson_value_as_text(v)))
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(t);
+}
+
 PG_FUNCTION_INFO_V1(fastjson_object_field);
 
 /* doc -> 'key' */
 Datum
 fastjson_object_field(PG_FUNCTION_ARGS)
 {
-	const uint8_t *v = lookup_key(fcinfo, 0, PG_GETARG_TEXT_PP(1));
-
-	if (!v)
-		PG_RETURN_NULL();
-	PG_RETURN_FASTJSON_P(fastjson_from_value(v));
+	return value_result(fcinfo, lookup_key(fcinfo, 0, PG_GETARG_TEXT_PP(1)));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_object_field_text);
@@ -661,12 +677,7 @@ PG_FUNCTION_INFO_V1(fastjson_object_field_text);
 Datum
 fastjson_object_field_text(PG_FUNCTION_ARGS)
 {
-	const uint8_t *v = lookup_key(fcinfo, 0, PG_GETARG_TEXT_PP(1));
-	text	   *t;
-
-	if (!v || !(t = fastjson_value_as_text(v)))
-		PG_RETURN_NULL();
-	PG_RETURN_TEXT_P(t);
+	return text_result(fcinfo, lookup_key(fcinfo, 0, PG_GETARG_TEXT_PP(1)));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_array_element);
@@ -689,11 +700,8 @@ fastjson_array_element(PG_FUNCTION_ARGS)
 {
 	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
 	int32		i = PG_GETARG_INT32(1);
-	const uint8_t *v = root_element(FJ_ROOT(d), i);
 
-	if (!v)
-		PG_RETURN_NULL();
-	PG_RETURN_FASTJSON_P(fastjson_from_value(v));
+	return value_result(fcinfo, root_element(FJ_ROOT(d), i));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_array_element_text);
@@ -704,12 +712,8 @@ fastjson_array_element_text(PG_FUNCTION_ARGS)
 {
 	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
 	int32		i = PG_GETARG_INT32(1);
-	const uint8_t *v = root_element(FJ_ROOT(d), i);
-	text	   *t;
 
-	if (!v || !(t = fastjson_value_as_text(v)))
-		PG_RETURN_NULL();
-	PG_RETURN_TEXT_P(t);
+	return text_result(fcinfo, root_element(FJ_ROOT(d), i));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_extract_path_op);
@@ -718,11 +722,7 @@ PG_FUNCTION_INFO_V1(fastjson_extract_path_op);
 Datum
 fastjson_extract_path_op(PG_FUNCTION_ARGS)
 {
-	const uint8_t *v = lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), false));
-
-	if (!v)
-		PG_RETURN_NULL();
-	PG_RETURN_FASTJSON_P(fastjson_from_value(v));
+	return value_result(fcinfo, lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), false)));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_extract_path_text_op);
@@ -731,12 +731,7 @@ PG_FUNCTION_INFO_V1(fastjson_extract_path_text_op);
 Datum
 fastjson_extract_path_text_op(PG_FUNCTION_ARGS)
 {
-	const uint8_t *v = lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), false));
-	text	   *t;
-
-	if (!v || !(t = fastjson_value_as_text(v)))
-		PG_RETURN_NULL();
-	PG_RETURN_TEXT_P(t);
+	return text_result(fcinfo, lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), false)));
 }
 
 /*
@@ -750,11 +745,7 @@ PG_FUNCTION_INFO_V1(fastjson_object_keys_field);
 Datum
 fastjson_object_keys_field(PG_FUNCTION_ARGS)
 {
-	const uint8_t *v = lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), true));
-
-	if (!v)
-		PG_RETURN_NULL();
-	PG_RETURN_FASTJSON_P(fastjson_from_value(v));
+	return value_result(fcinfo, lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), true)));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_object_keys_field_text);
@@ -762,12 +753,7 @@ PG_FUNCTION_INFO_V1(fastjson_object_keys_field_text);
 Datum
 fastjson_object_keys_field_text(PG_FUNCTION_ARGS)
 {
-	const uint8_t *v = lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), true));
-	text	   *t;
-
-	if (!v || !(t = fastjson_value_as_text(v)))
-		PG_RETURN_NULL();
-	PG_RETURN_TEXT_P(t);
+	return text_result(fcinfo, lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), true)));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_typeof);
