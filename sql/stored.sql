@@ -76,8 +76,8 @@ FROM (SELECT 'pglz' AS form, id, doc FROM stored_pglz
 GROUP BY s.form ORDER BY s.form;
 
 -- @> on a large value looks up only the keys of a small object on its right
--- (reading their blocks, or a prefix): the answers are those of the whole
--- value (doc #> '{}'), and of jsonb
+-- (reading their blocks, or a prefix), and so does <@ with the sides swapped:
+-- the answers are those of the whole value (doc #> '{}'), and of jsonb
 CREATE TEMP TABLE rhs (r fastjson);
 INSERT INTO rhs VALUES ('{"type":"big"}'), ('{"type":"small"}'), ('{"tags":["a"]}'), ('{"tags":[{"deep":[20]}]}'),
 	('{"tail":{"x":{"y":"end"}}}'), ('{"dup":2}'), ('{"dup":1}'), ('{"k":{"z":[null]}}'), ('{"id":8}'), ('{"id":7}'),
@@ -85,7 +85,8 @@ INSERT INTO rhs VALUES ('{"type":"big"}'), ('{"type":"small"}'), ('{"tags":["a"]
 	('{"k60":[{"n":51.5}]}'), ('{"m1":"last"}'), ('{"m1":"b"}'), ('{}'), ('[]'), ('{"type":"hashes"}'), ('1'), ('[{"i":0}]');
 SELECT s.form, count(*) AS checks, count(*) FILTER (WHERE s.doc @> r.r) AS contained,
 	bool_and((s.doc @> r.r) = ((s.doc #> '{}') @> r.r)) AS same,
-	bool_and((s.doc @> r.r) = (s.doc::jsonb @> r.r::jsonb)) AS same_as_jsonb
+	bool_and((s.doc @> r.r) = (s.doc::jsonb @> r.r::jsonb)) AS same_as_jsonb,
+	bool_and((r.r <@ s.doc) = (s.doc @> r.r)) AS contained_same
 FROM (SELECT 'pglz' AS form, id, doc FROM stored_pglz
 	  UNION ALL SELECT 'lz4', id, doc FROM stored_lz4
 	  UNION ALL SELECT 'external', id, doc FROM stored_external) s, rhs r
@@ -109,6 +110,39 @@ FROM (SELECT 'pglz' AS form, id, doc FROM stored_pglz
 	  UNION ALL SELECT 'array', id, doc FROM stored_array) s, keys k
 GROUP BY s.form ORDER BY s.form;
 SELECT fastjson_storage_form(doc) AS form, doc ? 'elem7' AS string_element, doc ? 'e' AS not_an_element FROM stored_array;
+
+-- ?| and ?& as ? does, key by key (an array root is read whole, once)
+CREATE TEMP TABLE key_sets (ks text[]);
+INSERT INTO key_sets VALUES ('{type,dup}'), ('{missing,type}'), ('{missing,nothing}'), ('{}'), ('{NULL,k60}'),
+	('{NULL}'), ('{elem7,elem101}'), ('{elem7,elem100}'), ('{m40,m1,m2}'), ('{h1,h8,blob}'), ('{payload,id,m10}');
+SELECT s.form, count(*) AS checks, count(*) FILTER (WHERE s.doc ?| k.ks) AS any_present,
+	count(*) FILTER (WHERE s.doc ?& k.ks) AS all_present,
+	bool_and((s.doc ?| k.ks) = ((s.doc #> '{}') ?| k.ks) AND (s.doc ?& k.ks) = ((s.doc #> '{}') ?& k.ks)) AS same,
+	bool_and((s.doc ?| k.ks) = (s.doc::jsonb ?| k.ks) AND (s.doc ?& k.ks) = (s.doc::jsonb ?& k.ks)) AS same_as_jsonb
+FROM (SELECT 'pglz' AS form, id, doc FROM stored_pglz
+	  UNION ALL SELECT 'lz4', id, doc FROM stored_lz4
+	  UNION ALL SELECT 'external', id, doc FROM stored_external
+	  UNION ALL SELECT 'array', id, doc FROM stored_array) s, key_sets k
+GROUP BY s.form ORDER BY s.form;
+
+-- -> n and ->> n on a large value read the element as #> does (only the
+-- blocks, or the prefix, it needs), with jsonb's rules: an object has no
+-- elements, and a scalar root is element 0 (and -1) of itself
+CREATE TEMP TABLE stored_scalar (id int, doc fastjson);
+INSERT INTO stored_scalar VALUES (10, to_json(repeat('scalar ', 2000))::text::fastjson);
+SELECT fastjson_storage_form(doc) AS form, doc -> 1 AS second, doc ->> -2 AS second_last,
+	length(doc ->> 0) AS first_length, length(doc ->> -1) AS last_length FROM stored_scalar;
+SELECT s.form, count(*) AS checks, count(*) FILTER (WHERE (s.doc -> n) IS NOT NULL) AS found,
+	bool_and((s.doc -> n) IS NOT DISTINCT FROM ((s.doc #> '{}') -> n)) AS same,
+	bool_and((s.doc ->> n) IS NOT DISTINCT FROM ((s.doc #> '{}') ->> n)) AS text_same,
+	bool_and((s.doc -> n)::jsonb IS NOT DISTINCT FROM (s.doc::jsonb -> n)) AS same_as_jsonb
+FROM (SELECT 'pglz' AS form, id, doc FROM stored_pglz
+	  UNION ALL SELECT 'lz4', id, doc FROM stored_lz4
+	  UNION ALL SELECT 'external', id, doc FROM stored_external
+	  UNION ALL SELECT 'array', id, doc FROM stored_array
+	  UNION ALL SELECT 'scalar', id, doc FROM stored_scalar) s,
+	unnest(ARRAY[0, 1, 2, -1, -2, 150, 199, 200, 299, 300, -300, -301]) n
+GROUP BY s.form ORDER BY s.form;
 
 -- the last of duplicate keys wins in a prefix too
 SELECT id, doc ->> 'dup' AS dup, doc ->> 'id' AS id_member, doc -> 'k' AS k FROM stored_pglz WHERE id <= 3 ORDER BY id;
@@ -146,6 +180,47 @@ SELECT (SELECT blocks FROM toast_steps WHERE step = 'lookup') <= 2 AS tape_looku
 		(SELECT blocks FROM toast_steps WHERE step = 'blocks whole') AS first_member_reads_under_half,
 	(SELECT blocks FROM toast_steps WHERE step = 'blocks last') * 2 <
 		(SELECT blocks FROM toast_steps WHERE step = 'blocks whole') AS last_member_reads_under_half;
+COMMIT;
+
+-- the same for -> n near the start of an array root, and for ?&, ?| and <@
+-- on keys near the start of an object (row 7), out of line: each query reads
+-- fewer TOAST blocks than the whole value (a few a key, where the whole
+-- value is 16)
+CREATE TEMP TABLE array_external (doc fastjson);
+ALTER TABLE array_external ALTER COLUMN doc SET STORAGE EXTERNAL;
+INSERT INTO array_external SELECT ('[' || string_agg(format('{"i":%s,"h":"%s%s"}', g,
+		(SELECT string_agg(md5((g * 100 + i)::text), '') FROM generate_series(1, 4) i), repeat(' word', 30)), ',') || ']')::fastjson
+	FROM generate_series(0, 299) g;
+SELECT fastjson_storage_form(doc) AS form, pg_column_size(doc) > 20000 AS large FROM array_external;
+BEGIN;
+CREATE TEMP TABLE toast_blocks2 (rel regclass, step text, fetched bigint);
+INSERT INTO toast_blocks2 SELECT 'array_external', 'before', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'array_external'::regclass;
+SELECT doc -> 2 ->> 'i' AS i FROM array_external;
+INSERT INTO toast_blocks2 SELECT 'array_external', 'element', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'array_external'::regclass;
+SELECT length(doc::text) AS text_length FROM array_external;
+INSERT INTO toast_blocks2 SELECT 'array_external', 'whole', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'array_external'::regclass;
+INSERT INTO toast_blocks2 SELECT 'stored_external', 'before', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'stored_external'::regclass;
+SELECT doc ?& '{k1,k2}' AS has_k1_k2 FROM stored_external WHERE id = 7;
+INSERT INTO toast_blocks2 SELECT 'stored_external', 'all keys', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'stored_external'::regclass;
+SELECT doc ?| '{nothing,k3}' AS has_k3 FROM stored_external WHERE id = 7;
+INSERT INTO toast_blocks2 SELECT 'stored_external', 'any key', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'stored_external'::regclass;
+SELECT '{"k1":[{"n":1.5}]}' <@ doc AS k1_contained FROM stored_external WHERE id = 7;
+INSERT INTO toast_blocks2 SELECT 'stored_external', 'contained', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'stored_external'::regclass;
+SELECT length(doc::text) AS text_length FROM stored_external WHERE id = 7;
+INSERT INTO toast_blocks2 SELECT 'stored_external', 'whole', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'stored_external'::regclass;
+CREATE TEMP TABLE toast_steps2 AS
+SELECT rel, step, fetched - lag(fetched) OVER (PARTITION BY rel ORDER BY ctid) AS blocks FROM toast_blocks2;
+SELECT t.rel, t.step, t.blocks < w.blocks AS reads_less_than_whole
+FROM toast_steps2 t JOIN toast_steps2 w ON w.rel = t.rel AND w.step = 'whole'
+WHERE t.step NOT IN ('before', 'whole') ORDER BY t.rel::text DESC, t.step;
 COMMIT;
 
 -- Many values in blocks, out of line: a lookup reads the first TOAST chunk

@@ -110,6 +110,22 @@ const uint8_t *fastjson_follow_keys(Datum doc, int n, char **keys, int *lens, Fa
 /* Whether the fastjson argument argno is compressed, out of line or in the stored form. */
 bool		fastjson_arg_is_large(FunctionCallInfo fcinfo, int argno);
 
+/*
+ * A fastjson value read by several lookups (the keys of @> and ?&), which
+ * share what they fetch and decode: a value in the stored form is read block
+ * by block as -> reads it, any other value whole when first needed. Memory
+ * is the caller's context. A value out of line is fetched from its first
+ * chunk, or whole once the call's lookups show that pays (as for ->);
+ * fastjson_doc_close counts how that went and lets go of the first slice
+ * (values found stay valid).
+ */
+typedef struct FastjsonDoc FastjsonDoc;
+
+FastjsonDoc *fastjson_doc_open(FunctionCallInfo fcinfo, int argno);
+const uint8_t *fastjson_doc_member(FastjsonDoc *doc, const char *key, int len, FastjsonLookupStop *stop);
+Fastjson   *fastjson_doc_whole(FastjsonDoc *doc);
+void		fastjson_doc_close(FastjsonDoc *doc);
+
 /* Error unless the database encoding is one fastjson works in (UTF8, SQL_ASCII). */
 void		fastjson_check_encoding(void);
 /*

@@ -164,14 +164,16 @@ root_contains(const uint8_t *val, const uint8_t *cont)
 }
 
 /*
- * A large document a (compressed, out of line or in blocks) contains the
- * non-empty object cont when its root has each of cont's keys with a value
- * that contains cont's: each found as -> finds it, reading only the blocks
- * (or the prefix) it needs, never the whole of a. (A root that is not an
- * object has none of the keys, and contains no object, as root_contains has it.)
+ * A large document, argument argno (compressed, out of line or in blocks),
+ * contains the non-empty object cont when its root has each of cont's keys
+ * with a value that contains cont's: each found as -> finds it, reading only
+ * the blocks (or the prefix) it needs, never the whole document; several keys
+ * share the blocks they read. (A root that
+ * is not an object has none of the keys, and contains no object, as
+ * root_contains has it.)
  */
 static bool
-large_contains_object(FunctionCallInfo fcinfo, const uint8_t *cont)
+large_contains_object(FunctionCallInfo fcinfo, int argno, const uint8_t *cont)
 {
 	FjScratch	s;
 	FjMember	local[FJ_SCRATCH_LOCAL];
@@ -180,21 +182,37 @@ large_contains_object(FunctionCallInfo fcinfo, const uint8_t *cont)
 				i;
 	bool		result = true;
 
+	FastjsonDoc *doc = NULL;
+
 	fj_scratch_init(&s, local);
 	start = fj_object_view(&s, cont, &n);
+	/* one key: a lookup of its own; more: one reader, whose blocks serve them all */
+	if (n > 1)
+		doc = fastjson_doc_open(fcinfo, argno);
 	for (i = 0; result && i < n; i++)
 	{
 		const FjMember *m = &s.members[start + i];
-		const uint8_t *lv = fastjson_lookup_key(fcinfo, 0, (const char *) m->key, (int) m->key_len);
+		const uint8_t *lv = doc ? fastjson_doc_member(doc, (const char *) m->key, (int) m->key_len, NULL) :
+			fastjson_lookup_key(fcinfo, argno, (const char *) m->key, (int) m->key_len);
 
 		result = lv != NULL && value_contains(&s, lv, m->value);
 	}
+	if (doc)
+		fastjson_doc_close(doc);
 	fj_scratch_free(&s);
 	return result;
 }
 
 /* Objects of up to this many keys are looked for member by member in a large document. */
 #define CONTAIN_BY_LOOKUP_MAX 16
+
+/* Whether the document argument argno contains cont by lookups (a large document, a small object). */
+static bool
+contains_by_lookup(FunctionCallInfo fcinfo, int argno, const uint8_t *cont)
+{
+	return FJ_TYPE(cont[0]) == FJ_OBJECT && fj_container_count(cont) > 0 &&
+		fj_container_count(cont) <= CONTAIN_BY_LOOKUP_MAX && fastjson_arg_is_large(fcinfo, argno);
+}
 
 PG_FUNCTION_INFO_V1(fastjson_contains);
 
@@ -206,23 +224,26 @@ fastjson_contains(PG_FUNCTION_ARGS)
 	const uint8_t *cont = FJ_ROOT(b);
 	Fastjson   *a;
 
-	if (FJ_TYPE(cont[0]) == FJ_OBJECT && fj_container_count(cont) > 0 &&
-		fj_container_count(cont) <= CONTAIN_BY_LOOKUP_MAX && fastjson_arg_is_large(fcinfo, 0))
-		PG_RETURN_BOOL(large_contains_object(fcinfo, cont));
+	if (contains_by_lookup(fcinfo, 0, cont))
+		PG_RETURN_BOOL(large_contains_object(fcinfo, 0, cont));
 	a = PG_GETARG_FASTJSON_P(0);
 	PG_RETURN_BOOL(root_contains(FJ_ROOT(a), cont));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_contained);
 
-/* a <@ b */
+/* a <@ b: as b @> a */
 Datum
 fastjson_contained(PG_FUNCTION_ARGS)
 {
 	Fastjson   *a = PG_GETARG_FASTJSON_P(0);
-	Fastjson   *b = PG_GETARG_FASTJSON_P(1);
+	const uint8_t *cont = FJ_ROOT(a);
+	Fastjson   *b;
 
-	PG_RETURN_BOOL(root_contains(FJ_ROOT(b), FJ_ROOT(a)));
+	if (contains_by_lookup(fcinfo, 1, cont))
+		PG_RETURN_BOOL(large_contains_object(fcinfo, 1, cont));
+	b = PG_GETARG_FASTJSON_P(1);
+	PG_RETURN_BOOL(root_contains(FJ_ROOT(b), cont));
 }
 
 /* ------------------------------------------------------------ existence */
@@ -254,6 +275,24 @@ key_exists(const uint8_t *root, const char *key, uint32 len)
 	return false;
 }
 
+/*
+ * Whether key is a top-level key of a large document (argument 0), found as
+ * -> finds it, reading only the blocks (or the prefix) it needs: through doc
+ * when given (the keys of ?| and ?& share what it reads), else by a lookup of
+ * its own. That decides for an object root; *decided is false for an array
+ * or a scalar root, which are checked whole.
+ */
+static bool
+large_key_exists(FunctionCallInfo fcinfo, FastjsonDoc *doc, const char *key, int len, bool *decided)
+{
+	FastjsonLookupStop stop = {.step = -1};
+	bool		found = (doc ? fastjson_doc_member(doc, key, len, &stop) :
+						 fastjson_lookup_member(fcinfo, 0, key, len, &stop)) != NULL;
+
+	*decided = found || (stop.step == 0 && stop.type == FJ_OBJECT);
+	return found;
+}
+
 PG_FUNCTION_INFO_V1(fastjson_exists);
 
 /* doc ? 'key' */
@@ -265,34 +304,66 @@ fastjson_exists(PG_FUNCTION_ARGS)
 
 	if (fastjson_arg_is_large(fcinfo, 0))
 	{
-		/*
-		 * A large value: look the key up as -> does, reading only the blocks
-		 * (or the prefix) it needs. That decides for an object root; an array
-		 * or a scalar root is checked whole.
-		 */
-		FastjsonLookupStop stop = {.step = -1};
+		bool		decided;
+		bool		found = large_key_exists(fcinfo, NULL, VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key),
+											 &decided);
 
-		if (fastjson_lookup_member(fcinfo, 0, VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key), &stop))
-			PG_RETURN_BOOL(true);
-		if (stop.step == 0 && stop.type == FJ_OBJECT)
-			PG_RETURN_BOOL(false);
+		if (decided)
+			PG_RETURN_BOOL(found);
 	}
 	d = PG_GETARG_FASTJSON_P(0);
 	PG_RETURN_BOOL(key_exists(FJ_ROOT(d), VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)));
 }
 
-/* ?| (any) or ?& (all) over a text[] whose NULL elements are skipped. */
+/*
+ * ?| (any) or ?& (all) over a text[] whose NULL elements are skipped. In a
+ * large document with an object root, each key is looked up as ? does;
+ * several keys share one reader of the document.
+ */
 static bool
 keys_exist(FunctionCallInfo fcinfo, bool all)
 {
-	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
 	ArrayType  *keys = PG_GETARG_ARRAYTYPE_P(1);
+	Fastjson   *whole = NULL;
 	Datum	   *elems;
 	bool	   *nulls;
 	int			n,
+				given = 0,
 				i;
 
 	deconstruct_array(keys, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+	for (i = 0; i < n; i++)
+		given += !nulls[i];
+	if (given > 0 && fastjson_arg_is_large(fcinfo, 0))
+	{
+		FastjsonDoc *doc = given > 1 ? fastjson_doc_open(fcinfo, 0) : NULL;
+		bool		decided = true,
+					found = all;
+
+		for (i = 0; i < n && decided && found == all; i++)
+		{
+			text	   *k;
+
+			if (nulls[i])
+				continue;
+			k = DatumGetTextPP(elems[i]);
+			found = large_key_exists(fcinfo, doc, VARDATA_ANY(k), (int) VARSIZE_ANY_EXHDR(k), &decided);
+		}
+		if (decided)
+		{
+			if (doc)
+				fastjson_doc_close(doc);
+			return found;
+		}
+		/* not an object root: the whole value */
+		if (doc)
+		{
+			whole = fastjson_doc_whole(doc);
+			fastjson_doc_close(doc);
+		}
+	}
+	if (!whole)
+		whole = PG_GETARG_FASTJSON_P(0);
 	for (i = 0; i < n; i++)
 	{
 		text	   *k;
@@ -301,7 +372,7 @@ keys_exist(FunctionCallInfo fcinfo, bool all)
 		if (nulls[i])
 			continue;
 		k = DatumGetTextPP(elems[i]);
-		found = key_exists(FJ_ROOT(d), VARDATA_ANY(k), VARSIZE_ANY_EXHDR(k));
+		found = key_exists(FJ_ROOT(whole), VARDATA_ANY(k), VARSIZE_ANY_EXHDR(k));
 		if (found != all)
 			return found;
 	}

@@ -42,7 +42,8 @@ typedef struct parsed_path
 {
 	int			n;				/* elements */
 	bool		has_null;		/* some element is NULL: every lookup is NULL */
-	char	  **keys;			/* element text (NUL-terminated) */
+	char	  **keys;			/* element text (NUL-terminated); NULL in an
+								 * index step of -> n, which skips objects */
 	int		   *lens;
 	bool	   *is_index;		/* the text is an array index ... */
 	int		   *index;			/* ... with this value */
@@ -138,7 +139,8 @@ stopped(const parsed_path *pp, int i, uint8_t type)
 }
 
 /*
- * The steps of pp from the root of a tape. With no window the whole tape is
+ * The steps of pp from the root of a tape. A step with no key (-> n) looks
+ * only in arrays. With no window the whole tape is
  * there; with one (what of the tape is there, counted from the root) a step
  * may stop with FJ_MORE, and then root->need_from and need_to name the bytes
  * from the root it needs. distinct_root: the root's keys all differ (so the
@@ -164,7 +166,7 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 		if (!window)
 		{
 			/* the whole tape: the plain lookups */
-			if (FJ_TYPE(v[0]) == FJ_OBJECT)
+			if (FJ_TYPE(v[0]) == FJ_OBJECT && pp->keys[i])
 				v = fj_object_get(v, pp->keys[i], pp->lens[i]);
 			else if (FJ_TYPE(v[0]) == FJ_ARRAY && pp->is_index[i])
 				v = fj_array_get(v, pp->index[i]);
@@ -179,7 +181,7 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 		w.avail -= at;
 		w.origin += at;
 		/* the value found by the step before is all there: so is its tag */
-		if (FJ_TYPE(v[0]) == FJ_OBJECT)
+		if (FJ_TYPE(v[0]) == FJ_OBJECT && pp->keys[i])
 			r = fj_object_get_window(v, &w, pp->keys[i], pp->lens[i], i == 0 && distinct_root, &v);
 		else if (FJ_TYPE(v[0]) == FJ_ARRAY && pp->is_index[i])
 			r = fj_array_get_window(v, &w, pp->index[i], &v);
@@ -313,154 +315,198 @@ lookup_pglz(struct varlena *attr, const parsed_path *pp)
 }
 
 /*
- * The steps of pp in a value in the stored form (src/tape_store.h) of
- * stored_len bytes, in its row or out of line (uncompressed, so read by
- * slices; head, when not NULL, is a first slice already fetched, which this
- * takes over): block 0 (the root's header and key index) is decoded by
- * prefix, its first STORED_FIRST_DECODE bytes, then whatever each step asks
- * for: the last block of the range by prefix too, up to the range's end and
- * at least twice what was there, the blocks before it whole. An out-of-line
- * value starts with one TOAST chunk (the header, the block index and the
- * start of block 0's data, from which its prefix decodes); a block whose
- * data is not at hand is fetched whole, a run of them by one slice. The
- * value returned lives in memory of the call.
+ * A value in the stored form (src/tape_store.h) being read by lookups: in its
+ * row, or out of line (uncompressed, so read by slices). Block 0 (the root's
+ * header and key index) is decoded by prefix, its first STORED_FIRST_DECODE
+ * bytes, then whatever each step asks for: the last block of the range by
+ * prefix too, up to the range's end and at least twice what was there, the
+ * blocks before it whole. An out-of-line value starts with one TOAST chunk
+ * (the header, the block index and the start of block 0's data, from which
+ * its prefix decodes); a block whose data is not at hand is fetched whole, a
+ * run of them by one slice. What one lookup decoded or fetched serves the
+ * next lookups of the same reader.
  */
-static const uint8_t *
-lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, struct varlena *head,
-			  FastjsonSlices *slices)
+typedef struct stored_reader
 {
-	bool		refetched = false;
-	const uint8_t *stored;
-	size_t		have_bytes;		/* bytes of the stored form at hand at stored */
+	struct varlena *attr;		/* the value as the row holds it */
+	struct varlena *head;		/* out of line: the first slice, or NULL */
+	size_t		stored_len;		/* bytes of the stored form */
+	const uint8_t *stored;		/* the stored form, at hand ... */
+	size_t		have_bytes;		/* ... up to here */
 	size_t		data_at;		/* where the blocks' data starts in the stored form */
 	fj_stored	s;
-	fj_error	err;
-	uint8_t    *tape;
-	uint16_t   *have;
-	uint32_t	from,
-				last;
-	size_t		need_end;		/* the tape offset up to which the range is needed */
+	uint8_t    *tape;			/* the tape, decoded block by block */
+	uint16_t   *have;			/* bytes of each block decoded */
+	bool		refetched;		/* a slice past the first was fetched */
+} stored_reader;
 
+/*
+ * Start reading attr, in the stored form of stored_len bytes. head, when not
+ * NULL, is a first slice already fetched of a value out of line or
+ * compressed, which the reader takes over (stored_close frees it).
+ */
+static void
+stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct varlena *head)
+{
+	fj_error	err;
+
+	r->attr = attr;
+	r->stored_len = stored_len;
+	r->refetched = false;
 	if (!VARATT_IS_EXTENDED(attr))
 	{
-		stored = (const uint8_t *) VARDATA_ANY(attr);
-		have_bytes = stored_len;
+		r->head = NULL;
+		r->stored = (const uint8_t *) VARDATA_ANY(attr);
+		r->have_bytes = stored_len;
 	}
 	else
 	{
 		if (!head)
 			head = detoast_attr_slice(attr, 0, (int32) Min(stored_len, (size_t) FIRST_SLICE_EXTERNAL));
-		stored = (const uint8_t *) VARDATA_ANY(head);
-		have_bytes = VARSIZE_ANY_EXHDR(head);
-		if (have_bytes >= FJ_STORE_HEADER)
+		r->stored = (const uint8_t *) VARDATA_ANY(head);
+		r->have_bytes = VARSIZE_ANY_EXHDR(head);
+		if (r->have_bytes >= FJ_STORE_HEADER)
 		{
 			uint32_t	len;
 			size_t		index;
 
 			/* a long block index: the slice up to its end and one chunk more */
-			memcpy(&len, stored + 2, 4);
+			memcpy(&len, r->stored + 2, 4);
 			index = FJ_STORE_HEADER + (size_t) ((len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2) * 4;
-			if (index > have_bytes && index <= stored_len)
+			if (index > r->have_bytes && index <= stored_len)
 			{
 				pfree(head);
 				head = detoast_attr_slice(attr, 0, (int32) Min(stored_len, index + FIRST_SLICE_EXTERNAL));
-				stored = (const uint8_t *) VARDATA_ANY(head);
-				have_bytes = VARSIZE_ANY_EXHDR(head);
+				r->stored = (const uint8_t *) VARDATA_ANY(head);
+				r->have_bytes = VARSIZE_ANY_EXHDR(head);
 			}
 		}
+		r->head = head;
 	}
 	/* the index, checked, says where each block is; the data is at hand up to have_bytes */
-	if (fj_store_open_prefix(stored, have_bytes, stored_len, &s, &err) != FJ_OK)
+	if (fj_store_open_prefix(r->stored, r->have_bytes, stored_len, &r->s, &err) != FJ_OK)
 		report_stored_damage(&err);
-	data_at = (size_t) (s.data - stored);
-	tape = palloc(s.tape_len + 8);
-	have = palloc0(s.nblocks * sizeof(uint16_t));
-	from = last = 0;			/* block 0 first: the root's header and front key index */
-	need_end = Min((size_t) s.tape_len, (size_t) STORED_FIRST_DECODE);
+	r->data_at = (size_t) (r->s.data - r->stored);
+	r->tape = palloc(r->s.tape_len + 8);
+	r->have = palloc0(r->s.nblocks * sizeof(uint16_t));
+}
+
+/* Done with r: the first slice goes (values found live in r->tape, which stays). */
+static void
+stored_close(stored_reader *r)
+{
+	if (r->head)
+		pfree(r->head);
+	r->head = NULL;
+}
+
+/*
+ * Make sure blocks from..last of r's tape are decoded: the last one up to
+ * the tape offset need_end (at least), the others whole.
+ */
+static void
+stored_decode(stored_reader *r, uint32_t from, uint32_t last, size_t need_end)
+{
+	fj_stored  *s = &r->s;
+	fj_error	err;
+	uint32_t	b;
+
+	for (b = from; b <= last; b++)
+	{
+		size_t		bstart = (size_t) b << FJ_STORE_BLOCK_LOG2,
+					n = fj_store_block_size(s, b),
+					want = b < last ? n : Min(n, need_end - bstart),
+					start,
+					end,
+					got;
+		uint32_t	run;
+		struct varlena *slice;
+		const uint8_t *base;
+
+		if (r->have[b] >= want)
+			continue;
+		/* at least twice what is there, and a little past the range */
+		if (want < n)
+			want = Min(n, Max(want + SLICE_SLACK, (size_t) r->have[b] * 2));
+		fj_store_block_range(s, b, &start, &end);
+		if (r->data_at + start < r->have_bytes)
+		{
+			/* its data, or the start of it, is at hand */
+			if (fj_store_decode_block_prefix(s, b, s->data + start, r->have_bytes - (r->data_at + start), want,
+											 r->tape, &got, &err) != FJ_OK)
+				report_stored_damage(&err);
+			if (got >= want)
+			{
+				r->have[b] = (uint16_t) got;
+				continue;
+			}
+			if (r->data_at + end <= r->have_bytes)
+				report_stored_short();	/* all of its data gave less than it must */
+		}
+		/* out of line: this block and the next ones the range needs and lacks, by one slice, whole */
+		for (run = b; run < last && r->have[run + 1] < fj_store_block_size(s, run + 1); run++)
+		{
+			size_t		next_start,
+						next_end;
+
+			fj_store_block_range(s, run + 1, &next_start, &next_end);
+			if (r->data_at + next_end <= r->have_bytes)
+				break;			/* at hand */
+			end = next_end;
+		}
+		{
+			size_t		run_start = start,
+						unused;
+
+			slice = detoast_attr_slice(r->attr, (int32) (r->data_at + run_start), (int32) (end - run_start));
+			r->refetched = true;
+			if (VARSIZE_ANY_EXHDR(slice) != end - run_start)
+				report_stored_short();
+			base = (const uint8_t *) VARDATA_ANY(slice);
+			for (; b <= run; b++)
+			{
+				fj_store_block_range(s, b, &start, &unused);
+				if (fj_store_decode_block_at(s, b, base + (start - run_start), r->tape, &err) != FJ_OK)
+					report_stored_damage(&err);
+				r->have[b] = (uint16_t) fj_store_block_size(s, b);
+			}
+			b = run;
+			pfree(slice);
+		}
+	}
+}
+
+/* The steps of pp in r: FJ_FOUND with *value (in r->tape), or FJ_ABSENT. */
+static fj_found
+stored_follow(stored_reader *r, const parsed_path *pp, const uint8_t **value)
+{
+	fj_stored  *s = &r->s;
+	fj_error	err;
+	uint32_t	from = 0,
+				last = 0;		/* block 0 first: the root's header and front key index */
+	size_t		need_end = Min((size_t) s->tape_len, (size_t) STORED_FIRST_DECODE);
+
 	for (;;)
 	{
-		fj_window	w = {.avail = s.tape_len - FJ_TAPE_HEADER, .have = have, .origin = FJ_TAPE_HEADER,
+		fj_window	w = {.avail = s->tape_len - FJ_TAPE_HEADER, .have = r->have, .origin = FJ_TAPE_HEADER,
 		.block_log2 = FJ_STORE_BLOCK_LOG2};
-		const uint8_t *value;
-		fj_found	r;
+		fj_found	found;
 		uint32_t	b;
 
-		for (b = from; b <= last; b++)
-		{
-			size_t		bstart = (size_t) b << FJ_STORE_BLOCK_LOG2,
-						n = fj_store_block_size(&s, b),
-						want = b < last ? n : Min(n, need_end - bstart),
-						start,
-						end,
-						got;
-			uint32_t	run;
-			struct varlena *slice;
-			const uint8_t *base;
-
-			if (have[b] >= want)
-				continue;
-			/* at least twice what is there, and a little past the range */
-			if (want < n)
-				want = Min(n, Max(want + SLICE_SLACK, (size_t) have[b] * 2));
-			fj_store_block_range(&s, b, &start, &end);
-			if (data_at + start < have_bytes)
-			{
-				/* its data, or the start of it, is at hand */
-				if (fj_store_decode_block_prefix(&s, b, s.data + start, have_bytes - (data_at + start), want,
-												 tape, &got, &err) != FJ_OK)
-					report_stored_damage(&err);
-				if (got >= want)
-				{
-					have[b] = (uint16_t) got;
-					continue;
-				}
-				if (data_at + end <= have_bytes)
-					report_stored_short();	/* all of its data gave less than it must */
-			}
-			/* out of line: this block and the next ones the range needs and lacks, by one slice, whole */
-			for (run = b; run < last && have[run + 1] < fj_store_block_size(&s, run + 1); run++)
-			{
-				size_t		next_start,
-							next_end;
-
-				fj_store_block_range(&s, run + 1, &next_start, &next_end);
-				if (data_at + next_end <= have_bytes)
-					break;		/* at hand */
-				end = next_end;
-			}
-			{
-				size_t		run_start = start,
-							unused;
-
-				slice = detoast_attr_slice(attr, (int32) (data_at + run_start), (int32) (end - run_start));
-				refetched = true;
-				if (VARSIZE_ANY_EXHDR(slice) != end - run_start)
-					report_stored_short();
-				base = (const uint8_t *) VARDATA_ANY(slice);
-				for (; b <= run; b++)
-				{
-					fj_store_block_range(&s, b, &start, &unused);
-					if (fj_store_decode_block_at(&s, b, base + (start - run_start), tape, &err) != FJ_OK)
-						report_stored_damage(&err);
-					have[b] = (uint16_t) fj_store_block_size(&s, b);
-				}
-				b = run;
-				pfree(slice);
-			}
-		}
-		if (have[0] < 2 || tape[0] != s.version || tape[1] != s.flags)
+		stored_decode(r, from, last, need_end);
+		if (r->have[0] < 2 || r->tape[0] != s->version || r->tape[1] != s->flags)
 		{
 			fj_fail(&err, FJ_R_STORE_FLAGS, 0);
 			report_stored_damage(&err);
 		}
-		r = follow_steps(pp, tape + FJ_TAPE_HEADER, &w, (s.flags & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &value);
-		if (r == FJ_FOUND && !fj_value_self_contained(value))
+		found = follow_steps(pp, r->tape + FJ_TAPE_HEADER, &w, (s->flags & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, value);
+		if (found == FJ_FOUND && !fj_value_self_contained(*value))
 		{
 			/* string references in it point back, maybe into blocks not read: read all before it */
-			size_t		end = (size_t) (value - tape) + fj_value_size(value);
+			size_t		end = (size_t) (*value - r->tape) + fj_value_size(*value);
 
-			for (b = 0; b < s.nblocks && ((size_t) b << FJ_STORE_BLOCK_LOG2) < end &&
-				 have[b] >= Min((size_t) fj_store_block_size(&s, b), end - ((size_t) b << FJ_STORE_BLOCK_LOG2)); b++)
+			for (b = 0; b < s->nblocks && ((size_t) b << FJ_STORE_BLOCK_LOG2) < end &&
+				 r->have[b] >= Min((size_t) fj_store_block_size(s, b), end - ((size_t) b << FJ_STORE_BLOCK_LOG2)); b++)
 				;
 			if (((size_t) b << FJ_STORE_BLOCK_LOG2) < end)
 			{
@@ -470,29 +516,76 @@ lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, st
 				continue;
 			}
 		}
-		if (r != FJ_MORE)
-		{
-			/* out of line from one chunk: whether that was enough (lookup_datum) */
-			if (slices && head && have_bytes < stored_len && slices->stored_out < PG_UINT32_MAX / 4)
-			{
-				slices->stored_out++;
-				slices->stored_refetched += refetched;
-			}
-			if (head)
-				pfree(head);
-			return r == FJ_FOUND ? value : NULL;
-		}
+		if (found != FJ_MORE)
+			return found;
 		from = (uint32_t) ((FJ_TAPE_HEADER + w.need_from) >> FJ_STORE_BLOCK_LOG2);
 		need_end = FJ_TAPE_HEADER + w.need_to;
 		last = (uint32_t) ((need_end - 1) >> FJ_STORE_BLOCK_LOG2);
 		/* a valid tape asks only for bytes it has and that are not there yet */
-		if (last >= s.nblocks || from > last)
-			report_short_tape(s.tape_len);
-		for (b = from; b < last && have[b] >= fj_store_block_size(&s, b); b++)
+		if (last >= s->nblocks || from > last)
+			report_short_tape(s->tape_len);
+		for (b = from; b < last && r->have[b] >= fj_store_block_size(s, b); b++)
 			;
-		if (b == last && have[b] >= need_end - ((size_t) b << FJ_STORE_BLOCK_LOG2))
-			report_short_tape(s.tape_len);
+		if (b == last && r->have[b] >= need_end - ((size_t) b << FJ_STORE_BLOCK_LOG2))
+			report_short_tape(s->tape_len);
 	}
+}
+
+/*
+ * How much of a compressed or out-of-line value of total bytes a lookup
+ * fetches first. Values in the stored form out of line, once PROBES of them
+ * were read from their first chunk and a share p of those needed a second
+ * fetch (a key past the first chunk): reading all k chunks of a value in one
+ * index scan costs k chunk reads, reading one first costs a chunk and, for a
+ * share p, another scan and the other k - 1. With a scan costing about two
+ * chunk reads, the whole value wins once p > (k - 1) / (k + 1): a third of
+ * the lookups for two chunks, half for three, nearly all for large values.
+ */
+static Size
+first_fetch(struct varlena *attr, Size total, const FastjsonSlices *slices)
+{
+	Size		want = Min(total, VARATT_IS_EXTERNAL(attr) ? FIRST_SLICE_EXTERNAL : FIRST_SLICE_INLINE);
+
+	if (VARATT_IS_EXTERNAL(attr) && total <= STORED_WHOLE_MAX && slices->stored_out >= PROBES)
+	{
+		uint64		chunks = (total + TOAST_MAX_CHUNK_SIZE - 1) / TOAST_MAX_CHUNK_SIZE;
+
+		if ((uint64) slices->stored_refetched * (chunks + 1) > (uint64) slices->stored_out * (chunks - 1))
+			want = total;
+	}
+	return want;
+}
+
+/* Count for first_fetch whether a value read from its first chunk needed another fetch. */
+static void
+count_first_fetch(FastjsonSlices *slices, const stored_reader *r)
+{
+	if (slices && r->head && r->have_bytes < r->stored_len && slices->stored_out < PG_UINT32_MAX / 4)
+	{
+		slices->stored_out++;
+		slices->stored_refetched += r->refetched;
+	}
+}
+
+/*
+ * The steps of pp in a value in the stored form of stored_len bytes, read
+ * by a reader of its own (head: as stored_open has it). The value returned
+ * lives in memory of the call. slices, when not NULL, counts for a value
+ * out of line read from its first chunk whether that was enough (first_fetch).
+ */
+static const uint8_t *
+lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, struct varlena *head,
+			  FastjsonSlices *slices)
+{
+	stored_reader r;
+	const uint8_t *value;
+	fj_found	found;
+
+	stored_open(&r, attr, stored_len, head);
+	found = stored_follow(&r, pp, &value);
+	count_first_fetch(slices, &r);
+	stored_close(&r);
+	return found == FJ_FOUND ? value : NULL;
 }
 
 /*
@@ -521,25 +614,7 @@ lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 		(slices->sliced < PROBES || slices->sliced_in_vain * 4 <= slices->sliced * 3))
 	{
 		Size		total = toast_raw_datum_size(PointerGetDatum(attr)) - VARHDRSZ;
-		Size		want = Min(total, VARATT_IS_EXTERNAL(attr) ? FIRST_SLICE_EXTERNAL : FIRST_SLICE_INLINE);
-
-		/*
-		 * Values in the stored form out of line, once PROBES of them were
-		 * read from their first chunk and a share p of those needed a second
-		 * fetch (a key past the first chunk): reading all k chunks of a value
-		 * in one index scan costs k chunk reads, reading one first costs a
-		 * chunk and, for a share p, another scan and the other k - 1. With a
-		 * scan costing about two chunk reads, the whole value wins once
-		 * p > (k - 1) / (k + 1): a third of the lookups for two chunks, half
-		 * for three, nearly all for large values.
-		 */
-		if (VARATT_IS_EXTERNAL(attr) && total <= STORED_WHOLE_MAX && slices->stored_out >= PROBES)
-		{
-			uint64		chunks = (total + TOAST_MAX_CHUNK_SIZE - 1) / TOAST_MAX_CHUNK_SIZE;
-
-			if ((uint64) slices->stored_refetched * (chunks + 1) > (uint64) slices->stored_out * (chunks - 1))
-				want = total;
-		}
+		Size		want = first_fetch(attr, total, slices);
 
 		if (slices->sliced < PG_UINT32_MAX / 4)
 			slices->sliced++;
@@ -642,6 +717,85 @@ fastjson_arg_is_large(FunctionCallInfo fcinfo, int argno)
 		(!VARATT_IS_EXTENDED(attr) && VARSIZE(attr) > VARHDRSZ && fj_is_stored(((const uint8_t *) VARDATA(attr))[0]));
 }
 
+struct FastjsonDoc
+{
+	Datum		datum;
+	FastjsonSlices *slices;		/* the call's record of first fetches */
+	bool		in_blocks;		/* in the stored form: read by ... */
+	stored_reader stored;		/* ... this reader */
+	Fastjson   *whole;			/* the value decoded whole, once needed */
+};
+
+FastjsonDoc *
+fastjson_doc_open(FunctionCallInfo fcinfo, int argno)
+{
+	FastjsonDoc *d = palloc0(sizeof(FastjsonDoc));
+	Datum		datum = PG_GETARG_DATUM(argno);
+	struct varlena *attr = (struct varlena *) DatumGetPointer(datum);
+
+	d->datum = datum;
+	d->slices = &get_cache(fcinfo)->slices;
+	if (!VARATT_IS_EXTENDED(attr))
+	{
+		if (VARSIZE_ANY_EXHDR(attr) > 0 && fj_is_stored(((const uint8_t *) VARDATA_ANY(attr))[0]))
+		{
+			stored_open(&d->stored, attr, VARSIZE_ANY_EXHDR(attr), NULL);
+			d->in_blocks = true;
+		}
+	}
+	else
+	{
+		/* compressed or out of line: its first slice says whether it is in the stored form */
+		Size		total = toast_raw_datum_size(datum) - VARHDRSZ;
+		struct varlena *head = detoast_attr_slice(attr, 0, (int32) first_fetch(attr, total, d->slices));
+
+		if (VARSIZE_ANY_EXHDR(head) > 0 && fj_is_stored(((const uint8_t *) VARDATA_ANY(head))[0]))
+		{
+			stored_open(&d->stored, attr, total, head);
+			d->in_blocks = true;
+		}
+		else
+			pfree(head);
+	}
+	return d;
+}
+
+const uint8_t *
+fastjson_doc_member(FastjsonDoc *d, const char *key, int len, FastjsonLookupStop *stop)
+{
+	char	   *k = unconstify(char *, key);
+	bool		not_index = false;
+	int			unused = 0;
+	parsed_path pp = {.n = 1, .keys = &k, .lens = &len, .is_index = &not_index, .index = &unused,
+	.stop = stop};
+	const uint8_t *value;
+	fj_found	found;
+
+	if (d->in_blocks)
+		found = stored_follow(&d->stored, &pp, &value);
+	else
+		found = follow_steps(&pp, FJ_ROOT(fastjson_doc_whole(d)), NULL, false, &value);
+	return found == FJ_FOUND ? value : NULL;
+}
+
+Fastjson *
+fastjson_doc_whole(FastjsonDoc *d)
+{
+	if (!d->whole)
+		d->whole = DatumGetFastjsonP(d->datum);
+	return d->whole;
+}
+
+void
+fastjson_doc_close(FastjsonDoc *d)
+{
+	if (d->in_blocks)
+	{
+		count_first_fetch(d->slices, &d->stored);
+		stored_close(&d->stored);
+	}
+}
+
 /* The result of a lookup that returns a value (-> and #>): v, or NULL when nothing was found. */
 static Datum
 value_result(FunctionCallInfo fcinfo, const uint8_t *v)
@@ -683,25 +837,36 @@ fastjson_object_field_text(PG_FUNCTION_ARGS)
 PG_FUNCTION_INFO_V1(fastjson_array_element);
 
 /*
- * Element i of the root array. As jsonb does, a scalar root counts as a
- * one-element array here (jsonb stores it so): index 0 or -1 gives it.
+ * Element i of the root array of argument 0 (negative: from the end), read
+ * as #> reads it: only the blocks, or the prefix, it needs of a large value.
+ * An object has no elements here, unlike in #>, where '{0}' is also a key.
+ * As jsonb does, a scalar root counts as a one-element array (jsonb stores
+ * it so): index 0 or -1 gives it.
  */
 static const uint8_t *
-root_element(const uint8_t *root, int32 i)
+lookup_element(FunctionCallInfo fcinfo, int32 i)
 {
-	if (FJ_TYPE(root[0]) != FJ_ARRAY && FJ_TYPE(root[0]) != FJ_OBJECT)
-		return i == 0 || i == -1 ? root : NULL;
-	return fj_array_get(root, i);
+	FastjsonLookupStop stop = {.step = -1};
+	char	   *no_key = NULL;
+	int			no_len = 0;
+	bool		is_index = true;
+	int			index = i;
+	parsed_path pp = {.n = 1, .keys = &no_key, .lens = &no_len, .is_index = &is_index, .index = &index,
+	.stop = &stop};
+	const uint8_t *v = lookup(fcinfo, 0, &pp);
+
+	if (v || (i != 0 && i != -1) || stop.step != 0 || stop.type == FJ_ARRAY || stop.type == FJ_OBJECT)
+		return v;
+	/* a scalar root: the root itself, the path of no steps */
+	pp.n = 0;
+	return lookup(fcinfo, 0, &pp);
 }
 
 /* doc -> n */
 Datum
 fastjson_array_element(PG_FUNCTION_ARGS)
 {
-	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
-	int32		i = PG_GETARG_INT32(1);
-
-	return value_result(fcinfo, root_element(FJ_ROOT(d), i));
+	return value_result(fcinfo, lookup_element(fcinfo, PG_GETARG_INT32(1)));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_array_element_text);
@@ -710,10 +875,7 @@ PG_FUNCTION_INFO_V1(fastjson_array_element_text);
 Datum
 fastjson_array_element_text(PG_FUNCTION_ARGS)
 {
-	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
-	int32		i = PG_GETARG_INT32(1);
-
-	return text_result(fcinfo, root_element(FJ_ROOT(d), i));
+	return text_result(fcinfo, lookup_element(fcinfo, PG_GETARG_INT32(1)));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_extract_path_op);
