@@ -206,12 +206,19 @@ large_contains_object(FunctionCallInfo fcinfo, int argno, const uint8_t *cont)
 /* Objects of up to this many keys are looked for member by member in a large document. */
 #define CONTAIN_BY_LOOKUP_MAX 16
 
-/* Whether the document argument argno contains cont by lookups (a large document, a small object). */
+/*
+ * Whether the document argument doc_arg contains argument cont_arg: by
+ * lookups when the document is large and cont a small object.
+ */
 static bool
-contains_by_lookup(FunctionCallInfo fcinfo, int argno, const uint8_t *cont)
+arg_contains(FunctionCallInfo fcinfo, int doc_arg, int cont_arg)
 {
-	return FJ_TYPE(cont[0]) == FJ_OBJECT && fj_container_count(cont) > 0 &&
-		fj_container_count(cont) <= CONTAIN_BY_LOOKUP_MAX && fastjson_arg_is_large(fcinfo, argno);
+	const uint8_t *cont = FJ_ROOT(PG_GETARG_FASTJSON_P(cont_arg));
+
+	if (FJ_TYPE(cont[0]) == FJ_OBJECT && fj_container_count(cont) > 0 &&
+		fj_container_count(cont) <= CONTAIN_BY_LOOKUP_MAX && fastjson_arg_is_large(fcinfo, doc_arg))
+		return large_contains_object(fcinfo, doc_arg, cont);
+	return root_contains(FJ_ROOT(PG_GETARG_FASTJSON_P(doc_arg)), cont);
 }
 
 PG_FUNCTION_INFO_V1(fastjson_contains);
@@ -220,14 +227,7 @@ PG_FUNCTION_INFO_V1(fastjson_contains);
 Datum
 fastjson_contains(PG_FUNCTION_ARGS)
 {
-	Fastjson   *b = PG_GETARG_FASTJSON_P(1);
-	const uint8_t *cont = FJ_ROOT(b);
-	Fastjson   *a;
-
-	if (contains_by_lookup(fcinfo, 0, cont))
-		PG_RETURN_BOOL(large_contains_object(fcinfo, 0, cont));
-	a = PG_GETARG_FASTJSON_P(0);
-	PG_RETURN_BOOL(root_contains(FJ_ROOT(a), cont));
+	PG_RETURN_BOOL(arg_contains(fcinfo, 0, 1));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_contained);
@@ -236,14 +236,7 @@ PG_FUNCTION_INFO_V1(fastjson_contained);
 Datum
 fastjson_contained(PG_FUNCTION_ARGS)
 {
-	Fastjson   *a = PG_GETARG_FASTJSON_P(0);
-	const uint8_t *cont = FJ_ROOT(a);
-	Fastjson   *b;
-
-	if (contains_by_lookup(fcinfo, 1, cont))
-		PG_RETURN_BOOL(large_contains_object(fcinfo, 1, cont));
-	b = PG_GETARG_FASTJSON_P(1);
-	PG_RETURN_BOOL(root_contains(FJ_ROOT(b), cont));
+	PG_RETURN_BOOL(arg_contains(fcinfo, 1, 0));
 }
 
 /* ------------------------------------------------------------ existence */
