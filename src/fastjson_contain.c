@@ -168,9 +168,8 @@ root_contains(const uint8_t *val, const uint8_t *cont)
  * contains the non-empty object cont when its root has each of cont's keys
  * with a value that contains cont's: each found as -> finds it, reading only
  * the blocks (or the prefix) it needs, never the whole document; several keys
- * share the blocks they read. (A root that
- * is not an object has none of the keys, and contains no object, as
- * root_contains has it.)
+ * share the blocks they read. (A root that is not an object has none of the
+ * keys, and contains no object, as root_contains has it.)
  */
 static bool
 large_contains_object(FunctionCallInfo fcinfo, int argno, const uint8_t *cont)
@@ -181,7 +180,6 @@ large_contains_object(FunctionCallInfo fcinfo, int argno, const uint8_t *cont)
 				n,
 				i;
 	bool		result = true;
-
 	FastjsonDoc *doc = NULL;
 
 	fj_scratch_init(&s, local);
