@@ -267,21 +267,30 @@ key_exists(const uint8_t *root, const char *key, uint32 len)
 }
 
 /*
- * Whether key is a top-level key of a large document (argument 0), found as
- * -> finds it, reading only the blocks (or the prefix) it needs: through doc
- * when given (the keys of ?| and ?& share what it reads), else by a lookup of
- * its own. That decides for an object root; *decided is false for an array
- * or a scalar root, which are checked whole.
+ * Whether key is a top-level key, string element or string root of the
+ * document argument 0. A large value has the key looked up as -> finds it,
+ * reading only the blocks (or the prefix) it needs, through doc when given
+ * (the keys of ?| and ?& share what it reads); that decides for an object
+ * root. Any other document is checked whole: *whole keeps it, detoasted
+ * once, for the next keys.
  */
 static bool
-large_key_exists(FunctionCallInfo fcinfo, FastjsonDoc *doc, const char *key, int len, bool *decided)
+arg_key_exists(FunctionCallInfo fcinfo, FastjsonDoc *doc, Fastjson **whole, const char *key, int len)
 {
-	FastjsonLookupStop stop = {.step = -1};
-	bool		found = (doc ? fastjson_doc_member(doc, key, len, &stop) :
-						 fastjson_lookup_member(fcinfo, 0, key, len, &stop)) != NULL;
+	if (!*whole && fastjson_arg_is_large(fcinfo, 0))
+	{
+		FastjsonLookupStop stop = {.step = -1};
+		bool		found = (doc ? fastjson_doc_member(doc, key, len, &stop) :
+							 fastjson_lookup_member(fcinfo, 0, key, len, &stop)) != NULL;
 
-	*decided = found || (stop.step == 0 && stop.type == FJ_OBJECT);
-	return found;
+		if (found || (stop.step == 0 && stop.type == FJ_OBJECT))
+			return found;
+		/* an array or a scalar root */
+		*whole = doc ? fastjson_doc_whole(doc) : PG_GETARG_FASTJSON_P(0);
+	}
+	if (!*whole)
+		*whole = PG_GETARG_FASTJSON_P(0);
+	return key_exists(FJ_ROOT(*whole), key, (uint32) len);
 }
 
 PG_FUNCTION_INFO_V1(fastjson_exists);
@@ -291,33 +300,24 @@ Datum
 fastjson_exists(PG_FUNCTION_ARGS)
 {
 	text	   *key = PG_GETARG_TEXT_PP(1);
-	Fastjson   *d;
+	Fastjson   *whole = NULL;
 
-	if (fastjson_arg_is_large(fcinfo, 0))
-	{
-		bool		decided;
-		bool		found = large_key_exists(fcinfo, NULL, VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key),
-											 &decided);
-
-		if (decided)
-			PG_RETURN_BOOL(found);
-	}
-	d = PG_GETARG_FASTJSON_P(0);
-	PG_RETURN_BOOL(key_exists(FJ_ROOT(d), VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)));
+	PG_RETURN_BOOL(arg_key_exists(fcinfo, NULL, &whole, VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key)));
 }
 
 /*
- * ?| (any) or ?& (all) over a text[] whose NULL elements are skipped. In a
- * large document with an object root, each key is looked up as ? does;
- * several keys share one reader of the document.
+ * ?| (any) or ?& (all) over a text[] whose NULL elements are skipped, each
+ * key as ? has it; in a large document, several keys share one reader.
  */
 static bool
 keys_exist(FunctionCallInfo fcinfo, bool all)
 {
 	ArrayType  *keys = PG_GETARG_ARRAYTYPE_P(1);
+	FastjsonDoc *doc = NULL;
 	Fastjson   *whole = NULL;
 	Datum	   *elems;
 	bool	   *nulls;
+	bool		result = all;
 	int			n,
 				given = 0,
 				i;
@@ -325,49 +325,20 @@ keys_exist(FunctionCallInfo fcinfo, bool all)
 	deconstruct_array(keys, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
 	for (i = 0; i < n; i++)
 		given += !nulls[i];
-	if (given > 0 && fastjson_arg_is_large(fcinfo, 0))
-	{
-		FastjsonDoc *doc = given > 1 ? fastjson_doc_open(fcinfo, 0) : NULL;
-		bool		decided = true,
-					found = all;
-
-		for (i = 0; i < n && decided && found == all; i++)
-		{
-			text	   *k;
-
-			if (nulls[i])
-				continue;
-			k = DatumGetTextPP(elems[i]);
-			found = large_key_exists(fcinfo, doc, VARDATA_ANY(k), (int) VARSIZE_ANY_EXHDR(k), &decided);
-		}
-		if (decided)
-		{
-			if (doc)
-				fastjson_doc_close(doc);
-			return found;
-		}
-		/* not an object root: the whole value */
-		if (doc)
-		{
-			whole = fastjson_doc_whole(doc);
-			fastjson_doc_close(doc);
-		}
-	}
-	if (!whole)
-		whole = PG_GETARG_FASTJSON_P(0);
-	for (i = 0; i < n; i++)
+	if (given > 1 && fastjson_arg_is_large(fcinfo, 0))
+		doc = fastjson_doc_open(fcinfo, 0);
+	for (i = 0; i < n && result == all; i++)
 	{
 		text	   *k;
-		bool		found;
 
 		if (nulls[i])
 			continue;
 		k = DatumGetTextPP(elems[i]);
-		found = key_exists(FJ_ROOT(whole), VARDATA_ANY(k), VARSIZE_ANY_EXHDR(k));
-		if (found != all)
-			return found;
+		result = arg_key_exists(fcinfo, doc, &whole, VARDATA_ANY(k), (int) VARSIZE_ANY_EXHDR(k));
 	}
-	return all;
+	if (doc)
+		fastjson_doc_close(doc);
+	return result;
 }
 
 PG_FUNCTION_INFO_V1(fastjson_exists_any);
