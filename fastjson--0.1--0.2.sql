@@ -282,17 +282,20 @@ ALTER OPERATOR FAMILY fastjson_path_ops USING gin ADD
 	OPERATOR 15 @? (fastjson, jsonpath),
 	OPERATOR 16 @@ (fastjson, jsonpath);
 
--- A chain of -> with constant text keys, ending in -> or ->>, is folded by the
--- planner into one lookup of the keys in turn (fastjson_object_field_support).
-CREATE FUNCTION fastjson_object_keys_field(fastjson, text[]) RETURNS fastjson
+-- A chain of -> with constant keys and indexes, ending in -> or ->>, is folded
+-- by the planner into one lookup of the steps in turn (fastjson_object_field_support):
+-- keys[i] is the key of step i, or NULL for the index step indexes[i].
+CREATE FUNCTION fastjson_arrow_chain(doc fastjson, keys text[], indexes integer[]) RETURNS fastjson
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION fastjson_object_keys_field_text(fastjson, text[]) RETURNS text
+CREATE FUNCTION fastjson_arrow_chain_text(doc fastjson, keys text[], indexes integer[]) RETURNS text
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION fastjson_object_keys_field(fastjson, text[]) IS
-	'doc -> keys[1] -> keys[2] ...: object members by key only, as a chain of -> (what the planner folds such a chain into)';
-COMMENT ON FUNCTION fastjson_object_keys_field_text(fastjson, text[]) IS
-	'doc -> keys[1] ... ->> keys[n]: as a chain of -> ending in ->> (what the planner folds such a chain into)';
+COMMENT ON FUNCTION fastjson_arrow_chain(fastjson, text[], integer[]) IS
+	'doc -> step 1 -> step 2 ...: each step the key keys[i] (objects only) or, where keys[i] is NULL, the index indexes[i] (arrays only; a scalar is its own element 0 and -1), as a chain of -> (what the planner folds such a chain into)';
+COMMENT ON FUNCTION fastjson_arrow_chain_text(fastjson, text[], integer[]) IS
+	'doc -> step 1 ... ->> step n: as a chain of -> ending in ->> (what the planner folds such a chain into)';
 CREATE FUNCTION fastjson_object_field_support(internal) RETURNS internal
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 ALTER FUNCTION fastjson_object_field(fastjson, text) SUPPORT fastjson_object_field_support;
 ALTER FUNCTION fastjson_object_field_text(fastjson, text) SUPPORT fastjson_object_field_support;
+ALTER FUNCTION fastjson_array_element(fastjson, integer) SUPPORT fastjson_object_field_support;
+ALTER FUNCTION fastjson_array_element_text(fastjson, integer) SUPPORT fastjson_object_field_support;

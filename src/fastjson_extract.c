@@ -70,18 +70,30 @@ get_cache(FunctionCallInfo fcinfo)
 	return (lookup_cache *) fcinfo->flinfo->fn_extra;
 }
 
+/*
+ * The path of #> and #>> (indexes NULL: an element that spells an integer
+ * is also an array index), or the steps of a folded chain of arrows (with
+ * indexes: an element that is NULL is the index step indexes[i] of -> n,
+ * which looks only in arrays; an element that is not is a key, which looks
+ * only in objects). Kept in fn_extra while the arrays stay the same.
+ */
 static parsed_path *
-get_path(FunctionCallInfo fcinfo, ArrayType *path, bool keys_only)
+get_path_steps(FunctionCallInfo fcinfo, ArrayType *path, ArrayType *indexes)
 {
 	lookup_cache *cache = get_cache(fcinfo);
 	parsed_path *pp = cache->path;
-	Size		raw_len = VARSIZE(path);
+	Size		path_len = VARSIZE(path),
+				raw_len = path_len + (indexes ? VARSIZE(indexes) : 0);
 	MemoryContext old;
-	Datum	   *elems;
-	bool	   *nulls;
-	int			i;
+	Datum	   *elems,
+			   *index_elems = NULL;
+	bool	   *nulls,
+			   *index_nulls = NULL;
+	int			i,
+				n_indexes = 0;
 
-	if (pp && pp->raw_len == raw_len && memcmp(pp->raw, path, raw_len) == 0)
+	if (pp && pp->raw_len == raw_len && memcmp(pp->raw, path, path_len) == 0 &&
+		(!indexes || memcmp(pp->raw + path_len, indexes, raw_len - path_len) == 0))
 		return pp;
 	if (pp)
 	{
@@ -100,12 +112,30 @@ get_path(FunctionCallInfo fcinfo, ArrayType *path, bool keys_only)
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	pp = palloc0(sizeof(parsed_path));
 	deconstruct_array(path, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &pp->n);
+	if (indexes)
+	{
+		deconstruct_array(indexes, INT4OID, sizeof(int32), true, TYPALIGN_INT, &index_elems, &index_nulls,
+						  &n_indexes);
+		if (n_indexes != pp->n)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("an arrow chain needs as many indexes as keys"),
+					 errdetail("There are %d keys and %d indexes.", pp->n, n_indexes)));
+	}
 	pp->keys = palloc0(sizeof(char *) * Max(pp->n, 1));
 	pp->lens = palloc(sizeof(int) * Max(pp->n, 1));
 	pp->is_index = palloc(sizeof(bool) * Max(pp->n, 1));
 	pp->index = palloc(sizeof(int) * Max(pp->n, 1));
 	for (i = 0; i < pp->n; i++)
 	{
+		if (nulls[i] && indexes && !index_nulls[i])
+		{
+			/* an index step of -> n */
+			pp->lens[i] = 0;
+			pp->is_index[i] = true;
+			pp->index[i] = DatumGetInt32(index_elems[i]);
+			continue;
+		}
 		if (nulls[i])
 		{
 			pp->has_null = true;
@@ -114,16 +144,29 @@ get_path(FunctionCallInfo fcinfo, ArrayType *path, bool keys_only)
 		pp->keys[i] = TextDatumGetCString(elems[i]);
 		pp->lens[i] = (int) strlen(pp->keys[i]);
 		pp->index[i] = 0;
-		pp->is_index[i] = !keys_only && fastjson_path_index(pp->keys[i], &pp->index[i]);
+		pp->is_index[i] = !indexes && fastjson_path_index(pp->keys[i], &pp->index[i]);
 	}
 	pfree(elems);
 	pfree(nulls);
+	if (index_elems)
+	{
+		pfree(index_elems);
+		pfree(index_nulls);
+	}
 	pp->raw_len = raw_len;
 	pp->raw = palloc(raw_len);
-	memcpy(pp->raw, path, raw_len);
+	memcpy(pp->raw, path, path_len);
+	if (indexes)
+		memcpy(pp->raw + path_len, indexes, raw_len - path_len);
 	cache->path = pp;
 	MemoryContextSwitchTo(old);
 	return pp;
+}
+
+static parsed_path *
+get_path(FunctionCallInfo fcinfo, ArrayType *path)
+{
+	return get_path_steps(fcinfo, path, NULL);
 }
 
 /* A lookup that finds nothing: say where (step i, at a value of that type). */
@@ -140,7 +183,7 @@ stopped(const parsed_path *pp, int i, uint8_t type)
 
 /*
  * The steps of pp from the root of a tape. A step with no key (-> n) looks
- * only in arrays. With no window the whole tape is
+ * only in arrays, or stays at a scalar for index 0 or -1. With no window the whole tape is
  * there; with one (what of the tape is there, counted from the root) a step
  * may stop with FJ_MORE, and then root->need_from and need_to name the bytes
  * from the root it needs. distinct_root: the root's keys all differ (so the
@@ -160,9 +203,19 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 		size_t		at = (size_t) (v - root);
 		fj_window	w;
 		fj_found	r = FJ_ABSENT;
-
 		uint8_t		type = FJ_TYPE(v[0]);
 
+		if (!pp->keys[i] && type != FJ_ARRAY && type != FJ_OBJECT)
+		{
+			/*
+			 * An index step of -> on a scalar: jsonb stores a scalar as an
+			 * array of one element, so -> 0 and -> -1 give the scalar itself.
+			 * (The value found by the step before is whole, so is its tag.)
+			 */
+			if (pp->index[i] != 0 && pp->index[i] != -1)
+				return stopped(pp, i, type);
+			continue;
+		}
 		if (!window)
 		{
 			/* the whole tape: the plain lookups */
@@ -841,24 +894,17 @@ PG_FUNCTION_INFO_V1(fastjson_array_element);
  * as #> reads it: only the blocks, or the prefix, it needs of a large value.
  * An object has no elements here, unlike in #>, where '{0}' is also a key.
  * As jsonb does, a scalar root counts as a one-element array (jsonb stores
- * it so): index 0 or -1 gives it.
+ * it so): index 0 or -1 gives it (follow_steps).
  */
 static const uint8_t *
 lookup_element(FunctionCallInfo fcinfo, int32 i)
 {
-	FastjsonLookupStop stop = {.step = -1};
 	char	   *no_key = NULL;
 	int			no_len = 0;
 	bool		is_index = true;
 	int			index = i;
-	parsed_path pp = {.n = 1, .keys = &no_key, .lens = &no_len, .is_index = &is_index, .index = &index,
-	.stop = &stop};
-	const uint8_t *v = lookup(fcinfo, 0, &pp);
+	parsed_path pp = {.n = 1, .keys = &no_key, .lens = &no_len, .is_index = &is_index, .index = &index};
 
-	if (v || (i != 0 && i != -1) || stop.step != 0 || stop.type == FJ_ARRAY || stop.type == FJ_OBJECT)
-		return v;
-	/* a scalar root: the root itself, the path of no steps */
-	pp.n = 0;
 	return lookup(fcinfo, 0, &pp);
 }
 
@@ -884,7 +930,7 @@ PG_FUNCTION_INFO_V1(fastjson_extract_path_op);
 Datum
 fastjson_extract_path_op(PG_FUNCTION_ARGS)
 {
-	return value_result(fcinfo, lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), false)));
+	return value_result(fcinfo, lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1))));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_extract_path_text_op);
@@ -893,29 +939,34 @@ PG_FUNCTION_INFO_V1(fastjson_extract_path_text_op);
 Datum
 fastjson_extract_path_text_op(PG_FUNCTION_ARGS)
 {
-	return text_result(fcinfo, lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), false)));
+	return text_result(fcinfo, lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1))));
 }
 
 /*
- * doc -> 'a' -> 'b' ... as one lookup: the planner folds a chain of -> with
- * constant text keys, ending in -> or ->>, into these (fastjson_simplify.c).
- * Every element is an object key, as in the chain: an element of an array
- * is not reached by a key that spells a number, where #> would reach it.
+ * doc -> 'a' -> 0 -> 'b' ... as one lookup: the planner folds a chain of ->
+ * with constant keys and indexes, ending in -> or ->>, into these
+ * (fastjson_simplify.c). keys[i] is the text of step i, or NULL for the
+ * index step indexes[i]. Each step does what its arrow does: a key looks
+ * only in objects (an element of an array is not reached by a key that
+ * spells a number, where #> would reach it), an index only in arrays, and
+ * a scalar is its own element 0 and -1.
  */
-PG_FUNCTION_INFO_V1(fastjson_object_keys_field);
+PG_FUNCTION_INFO_V1(fastjson_arrow_chain);
 
 Datum
-fastjson_object_keys_field(PG_FUNCTION_ARGS)
+fastjson_arrow_chain(PG_FUNCTION_ARGS)
 {
-	return value_result(fcinfo, lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), true)));
+	return value_result(fcinfo, lookup(fcinfo, 0, get_path_steps(fcinfo, PG_GETARG_ARRAYTYPE_P(1),
+																 PG_GETARG_ARRAYTYPE_P(2))));
 }
 
-PG_FUNCTION_INFO_V1(fastjson_object_keys_field_text);
+PG_FUNCTION_INFO_V1(fastjson_arrow_chain_text);
 
 Datum
-fastjson_object_keys_field_text(PG_FUNCTION_ARGS)
+fastjson_arrow_chain_text(PG_FUNCTION_ARGS)
 {
-	return text_result(fcinfo, lookup(fcinfo, 0, get_path(fcinfo, PG_GETARG_ARRAYTYPE_P(1), true)));
+	return text_result(fcinfo, lookup(fcinfo, 0, get_path_steps(fcinfo, PG_GETARG_ARRAYTYPE_P(1),
+																PG_GETARG_ARRAYTYPE_P(2))));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_typeof);
