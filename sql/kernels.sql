@@ -10,7 +10,7 @@ INSERT INTO inputs(txt) VALUES
 	('{' || (SELECT string_agg(format('"k%s":"%s"', g, repeat('x', g % 70)), ',') FROM generate_series(1, 400) g) || '}'),
 	(repeat(' ', 70) || '"' || repeat('\\', 63) || '\"' || repeat('y', 100) || '"'),
 	('[1,2'), ('{"a":"\ud800"}'), ('["a' || chr(9) || 'b"]'), ('[1,]');
-CREATE TEMP TABLE results (kernel text, id int, ok boolean, result bytea, txt text);
+CREATE TEMP TABLE results (kernel text, id int, ok boolean, result bytea, txt text, pretty text);
 CREATE FUNCTION parse_all(k text) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
 	r record;
@@ -20,7 +20,8 @@ BEGIN
 	PERFORM set_config('fastjson.simd', k, true);
 	FOR r IN SELECT * FROM inputs LOOP
 		BEGIN
-			INSERT INTO results VALUES (k, r.id, true, fastjson_send(r.txt::fastjson), r.txt::fastjson::text);
+			INSERT INTO results VALUES (k, r.id, true, fastjson_send(r.txt::fastjson), r.txt::fastjson::text,
+				fastjson_pretty(r.txt::fastjson));
 		EXCEPTION WHEN OTHERS THEN
 			GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
 			INSERT INTO results VALUES (k, r.id, false, convert_to(st || msg, 'UTF8'));
@@ -29,10 +30,11 @@ BEGIN
 END
 $$;
 SELECT count(*) AS kernels_run FROM (SELECT parse_all(name) FROM fastjson_simd_kernels() WHERE supported) s;
--- every kernel agrees with scalar on every input (tape bytes and text, or SQLSTATE and message)
+-- every kernel agrees with scalar on every input (tape bytes, text and indented text, or
+-- SQLSTATE and message)
 SELECT count(*) AS disagreements
 FROM results r JOIN results s ON s.kernel = 'scalar' AND s.id = r.id
-WHERE r.ok <> s.ok OR r.result <> s.result OR r.txt IS DISTINCT FROM s.txt;
+WHERE r.ok <> s.ok OR r.result <> s.result OR r.txt IS DISTINCT FROM s.txt OR r.pretty IS DISTINCT FROM s.pretty;
 SELECT id, ok FROM results WHERE kernel = 'scalar' ORDER BY id;
 -- the setting shows in fastjson_simd_kernel()
 SET fastjson.simd = 'scalar';

@@ -433,7 +433,7 @@ fastjson_pretty(PG_FUNCTION_ARGS)
 	out.cap = VARHDRSZ + Min(hint, MaxAllocSize / 2);
 	out.data = MemoryContextAllocExtended(CurrentMemoryContext, out.cap, MCXT_ALLOC_HUGE);
 	out.len = VARHDRSZ;
-	rc = fj_write_json_pretty(FJ_ROOT(d), &fastjson_palloc_allocator, &out, MaxAllocSize);
+	rc = fj_write_json_pretty(fastjson_kernel, FJ_ROOT(d), &fastjson_palloc_allocator, &out, MaxAllocSize);
 	if (rc == FJ_ERR_TOO_BIG)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

@@ -160,10 +160,11 @@ fj_code		fj_kernel_write_json(const fj_kernel *k, const uint8_t *v, const fj_all
 								 fj_buf *out);
 
 /*
- * The same in jsonb_pretty's indented layout (src/text_pretty.c). Stops with
+ * The same in jsonb_pretty's indented layout (src/text_pretty.c), with kernel
+ * k's writer for strings and numbers (NULL: the best kernel's). Stops with
  * FJ_ERR_TOO_BIG once out would pass max_len bytes (0: no limit).
  */
-fj_code		fj_write_json_pretty(const uint8_t *v, const fj_allocator *a, fj_buf *out,
+fj_code		fj_write_json_pretty(const fj_kernel *k, const uint8_t *v, const fj_allocator *a, fj_buf *out,
 								 size_t max_len);
 
 /* ---------------------------------------------------------- tape validator */

@@ -29,6 +29,7 @@ typedef struct pretty_frame
 
 typedef struct pretty
 {
+	const fj_kernel *kernel;	/* whose writer writes the scalars */
 	const fj_allocator *a;
 	fj_buf	   *out;
 	size_t		max_len;
@@ -87,7 +88,7 @@ pretty_scalar(pretty *p, const uint8_t *v)
 {
 	if (p->rc != FJ_OK)
 		return;
-	p->rc = fj_write_json(v, p->a, p->out);
+	p->rc = fj_kernel_write_json(p->kernel, v, p->a, p->out);
 	if (p->rc == FJ_OK && p->max_len && p->out->len > p->max_len)
 		p->rc = FJ_ERR_TOO_BIG;
 }
@@ -102,13 +103,15 @@ pretty_key(pretty *p, const uint8_t *k)
 }
 
 fj_code
-fj_write_json_pretty(const uint8_t *v, const fj_allocator *a, fj_buf *out, size_t max_len)
+fj_write_json_pretty(const fj_kernel *k, const uint8_t *v, const fj_allocator *a, fj_buf *out,
+					 size_t max_len)
 {
 	pretty		p;
 	fj_buf		frames = {0};
 	pretty_frame *stack = NULL;
 	size_t		depth = 0;
 
+	p.kernel = k ? k : fj_kernel_best();
 	p.a = a;
 	p.out = out;
 	p.max_len = max_len;
