@@ -34,7 +34,12 @@ INSERT INTO docs VALUES
 		FROM generate_series(1, 60) g) || '}'),
 	-- 40 members, about 5 kB: in blocks, in the row
 	(8, '{' || (SELECT string_agg(format('"m%s":"%s"', g, repeat(chr(97 + g % 26), 60 + g)), ',')
-				FROM generate_series(1, 40) g) || ',"m1":"last"}');
+				FROM generate_series(1, 40) g) || ',"m1":"last"}'),
+	-- 7 members (no key index), a large one in the middle, as an event of a
+	-- log: in blocks with its root's keys in the header, out of line
+	(9, '{"id":"9","type":"event","actor":{"login":"someone"},"payload":[' ||
+		(SELECT string_agg(format('{"text":"%s%s","n":%s.5}', md5(i::text), repeat(' word', 10), i), ',')
+		 FROM generate_series(1, 3000) i) || '],"public":true,"created_at":"2026-12-03","dup":9}');
 
 CREATE TEMP TABLE stored_pglz (id int, doc fastjson);
 ALTER TABLE stored_pglz ALTER COLUMN doc SET COMPRESSION pglz;
@@ -58,7 +63,8 @@ INSERT INTO paths VALUES ('{type}'), ('{dup}'), ('{n}'), ('{tags,2,deep,-1}'), (
 	('{tail,x,y}'), ('{tail,x,z}'), ('{missing}'), ('{id}'), ('{meta,a,1}'), ('{m10}'), ('{payload}'),
 	('{k}'), ('{k,z,0}'), ('{blob}'), ('{0,i}'), ('{-1,i}'), ('{150,s}'), ('{200,i}'), ('{-201}'),
 	('{f1,1}'), ('{f100,1}'), ('{f50,0}'), ('{f101}'), ('{type,0}'), ('{}'), ('{tags,x}'), ('{tags,NULL}'),
-	('{h1}'), ('{h8}'), ('{r}'), ('{k1,0,text}'), ('{k30,25,n}'), ('{k60}'), ('{k60,49,n}'), ('{k60,-1,text}'), ('{m1}'), ('{m40}'), ('{m20,0}');
+	('{h1}'), ('{h8}'), ('{r}'), ('{k1,0,text}'), ('{k30,25,n}'), ('{k60}'), ('{k60,49,n}'), ('{k60,-1,text}'), ('{m1}'), ('{m40}'), ('{m20,0}'),
+	('{created_at}'), ('{actor,login}'), ('{user,screen_name}'), ('{payload,2999,n}'), ('{public}');
 
 -- every path in every stored form against the same value held whole (a cast
 -- from text makes a new, plain value) and against jsonb
@@ -100,7 +106,7 @@ INSERT INTO stored_array SELECT 9, ('[' || string_agg(format('"elem%s","%s",{"el
 FROM generate_series(1, 100) g;
 CREATE TEMP TABLE keys (k text);
 INSERT INTO keys VALUES ('type'), ('dup'), ('tail'), ('x'), ('missing'), ('k60'), ('m40'), ('id'), ('payload'), ('blob'),
-	('h8'), ('f100'), ('i'), ('elem7'), ('elem100'), ('elem101'), ('');
+	('h8'), ('f100'), ('i'), ('elem7'), ('elem100'), ('elem101'), (''), ('created_at'), ('user'), ('public');
 SELECT s.form, count(*) AS checks, count(*) FILTER (WHERE s.doc ? k.k) AS present,
 	bool_and((s.doc ? k.k) = ((s.doc #> '{}') ? k.k)) AS same,
 	bool_and((s.doc ? k.k) = (s.doc::jsonb ? k.k)) AS same_as_jsonb

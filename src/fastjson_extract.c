@@ -425,7 +425,9 @@ stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct va
 
 			/* a long block index: the slice up to its end and one chunk more */
 			memcpy(&len, r->stored + 2, 4);
-			index = FJ_STORE_HEADER + (size_t) ((len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2) * 4;
+			index = fj_store_index_at(r->stored, r->have_bytes);
+			index = (index ? index : FJ_STORE_HEADER + 1 + FJ_KEY_INDEX_MIN) +
+				(size_t) ((len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2) * 4;
 			if (index > r->have_bytes && index <= stored_len)
 			{
 				pfree(head);
@@ -539,6 +541,9 @@ stored_follow(stored_reader *r, const parsed_path *pp, const uint8_t **value)
 				last = 0;		/* block 0 first: the root's header and front key index */
 	size_t		need_end = Min((size_t) s->tape_len, (size_t) STORED_FIRST_DECODE);
 
+	/* a key that the root's keys, when the header has them, say it lacks: nothing to decode */
+	if (pp->n > 0 && !pp->has_null && pp->keys[0] && !fj_store_root_may_have(s, pp->keys[0], (size_t) pp->lens[0]))
+		return stopped(pp, 0, FJ_OBJECT);
 	for (;;)
 	{
 		fj_window	w = {.avail = s->tape_len - FJ_TAPE_HEADER, .have = r->have, .origin = FJ_TAPE_HEADER,

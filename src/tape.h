@@ -281,6 +281,29 @@ fj_container_lead(const uint8_t *v)
 	return 0;
 }
 
+/*
+ * Bytes at the start of a value that give its size (fj_value_size reads no
+ * more): the tag, then the length or size field.
+ */
+static inline size_t
+fj_value_head_size(uint8_t tag)
+{
+	switch (FJ_TYPE(tag))
+	{
+		case FJ_LITERAL:
+		case FJ_UINT:
+		case FJ_NINT:
+			return 1;			/* an integer's width is in its tag */
+		case FJ_NUMBER:
+		case FJ_STRING:
+			return tag == FJ_STRING_REF ? FJ_REF_SIZE : 1 + fj_len_extra(tag);
+		case FJ_PACKED:
+			return FJ_IMM(tag) <= FJ_LEN_INLINE_MAX ? 1 : 2;
+		default:
+			return 1 + 2 * (size_t) fj_container_width(tag);
+	}
+}
+
 /* First member of a container. */
 static inline const uint8_t *
 fj_container_members(const uint8_t *v)

@@ -59,25 +59,7 @@ window_has(const fj_window *w, size_t from, size_t to)
 		if (w && !window_has(w, f_, t_)) { w->need_from = f_; w->need_to = t_; return FJ_MORE; } \
 	} while (0)
 
-/* Bytes at the start of a value that give its size: the tag, then the length or size field. */
-static inline size_t
-value_head_size(uint8_t tag)
-{
-	switch (FJ_TYPE(tag))
-	{
-		case FJ_LITERAL:
-		case FJ_UINT:
-		case FJ_NINT:
-			return 1;			/* an integer's width is in its tag */
-		case FJ_NUMBER:
-		case FJ_STRING:
-			return tag == FJ_STRING_REF ? FJ_REF_SIZE : 1 + fj_len_extra(tag);
-		case FJ_PACKED:
-			return FJ_IMM(tag) <= FJ_LEN_INLINE_MAX ? 1 : 2;
-		default:
-			return 1 + 2 * (size_t) fj_container_width(tag);
-	}
-}
+#define value_head_size fj_value_head_size
 
 /* The whole value at offset at of base: its head, then all of it. */
 static inline fj_found

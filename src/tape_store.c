@@ -23,33 +23,84 @@ store32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, 4);
 }
 
+/*
+ * The fingerprints of the keys of root, an object without a key index, into
+ * fps (FJ_KEY_INDEX_MIN bytes); returns how many, or 0 for any other root.
+ * keys_end, when not NULL, bounds the bytes that may be read (a tape
+ * decompressed from a stored one, not yet validated).
+ */
+static uint32_t
+root_key_fingerprints(const uint8_t *root, const uint8_t *keys_end, uint8_t *fps)
+{
+	const uint8_t *p,
+			   *end;
+	uint32_t	n = 0,
+				count;
+
+	if (FJ_TYPE(root[0]) != FJ_OBJECT || (FJ_IMM(root[0]) & FJ_CONTAINER_INDEXED) ||
+		(count = fj_container_count(root)) == 0 || count > FJ_KEY_INDEX_MIN)
+		return 0;
+	p = fj_container_members(root);
+	end = fj_container_members_end(root);
+	if (keys_end && end > keys_end)
+		return 0;
+	while (p < end && n < count)
+	{
+		const uint8_t *key;
+		uint32_t	klen;
+
+		if (FJ_TYPE(p[0]) != FJ_STRING || p[0] == FJ_STRING_REF ||
+			(keys_end && (size_t) (end - p) < 1 + fj_len_extra(p[0])))
+			return 0;
+		klen = fj_text(p, &key);
+		if (keys_end && (key > end || klen > (size_t) (end - key) || (size_t) (end - key) - klen < 1))
+			return 0;
+		fps[n++] = fj_key_fingerprint(key, klen);
+		p = key + klen;
+		if (keys_end && (size_t) (end - p) < fj_value_head_size(p[0]))
+			return 0;
+		p += fj_value_size(p);
+	}
+	return n == count && p == end ? n : 0;
+}
+
 bool
 fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t prefix, fj_buf *out)
 {
 	uint32_t	nblocks,
 				i,
-				end = 0;
+				end = 0,
+				nkeys = 0;
 	size_t		index,
+				index_at,
 				bound;
 	uint8_t    *head,
-			   *data;
+			   *data,
+				fps[FJ_KEY_INDEX_MIN];
 
 	memset(out, 0, sizeof(*out));
 	if (len < FJ_STORE_MIN || len > (size_t) INT32_MAX)
 		return false;
 	nblocks = (uint32_t) ((len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2);
 	index = (size_t) nblocks * 4;
+	nkeys = root_key_fingerprints(tape + FJ_TAPE_HEADER, NULL, fps);
+	index_at = FJ_STORE_HEADER + (nkeys ? 1 + nkeys : 0);
 	/* every block at its worst (stored raw) fits: no growth while writing */
-	bound = prefix + FJ_STORE_HEADER + index + (size_t) LZ4_compressBound(FJ_STORE_BLOCK) * nblocks;
+	bound = prefix + index_at + index + (size_t) LZ4_compressBound(FJ_STORE_BLOCK) * nblocks;
 	if (!fj_buf_reserve(a, out, bound))
 		return false;
 	head = out->data + prefix;
-	data = head + FJ_STORE_HEADER + index;
+	data = head + index_at + index;
 	head[0] = FJ_STORE_MARK | tape[0];
 	head[1] = tape[1];
 	store32(head + 2, (uint32_t) len);
 	head[6] = FJ_STORE_BLOCK_LOG2;
-	head[7] = FJ_STORE_METHOD_LZ4;
+	head[7] = nkeys ? FJ_STORE_METHOD_LZ4_KEYS : FJ_STORE_METHOD_LZ4;
+	if (nkeys)
+	{
+		head[FJ_STORE_HEADER] = (uint8_t) nkeys;
+		memcpy(head + FJ_STORE_HEADER + 1, fps, nkeys);
+	}
 	for (i = 0; i < nblocks; i++)
 	{
 		uint32_t	n = block_size((uint32_t) len, i);
@@ -63,10 +114,10 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 			memcpy(data + end, src, n);
 			end += n;
 		}
-		store32(head + FJ_STORE_HEADER + (size_t) i * 4, end | (c > 0 && (uint32_t) c < n ? 0 : FJ_STORE_RAW));
+		store32(head + index_at + (size_t) i * 4, end | (c > 0 && (uint32_t) c < n ? 0 : FJ_STORE_RAW));
 	}
-	out->len = prefix + FJ_STORE_HEADER + index + end;
-	if (FJ_STORE_HEADER + index + end > len - len / 8)
+	out->len = prefix + index_at + index + end;
+	if (index_at + index + end > len - len / 8)
 	{
 		fj_buf_release(a, out);
 		return false;
@@ -80,12 +131,23 @@ fj_store_open(const uint8_t *stored, size_t len, fj_stored *s, fj_error *err)
 	return fj_store_open_prefix(stored, len, len, s, err);
 }
 
+size_t
+fj_store_index_at(const uint8_t *stored, size_t have)
+{
+	if (have < FJ_STORE_HEADER)
+		return 0;
+	if (stored[7] != FJ_STORE_METHOD_LZ4_KEYS)
+		return FJ_STORE_HEADER;
+	return have > FJ_STORE_HEADER ? FJ_STORE_HEADER + 1 + (size_t) stored[FJ_STORE_HEADER] : 0;
+}
+
 fj_code
 fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *s, fj_error *err)
 {
 	uint32_t	i,
 				prev = 0,
 				nblocks;
+	size_t		index_at;
 
 	fj_error_clear(err);
 	if (have > len)
@@ -94,20 +156,34 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 		return fj_fail(err, FJ_R_STORE_SHORT, 0);
 	if (!fj_tape_version_readable(stored[0] & ~FJ_STORE_MARK))
 		return fj_fail(err, FJ_R_TAPE_VERSION, 0);
-	if (stored[6] != FJ_STORE_BLOCK_LOG2 || stored[7] != FJ_STORE_METHOD_LZ4)
+	if (stored[6] != FJ_STORE_BLOCK_LOG2 ||
+		(stored[7] != FJ_STORE_METHOD_LZ4 && stored[7] != FJ_STORE_METHOD_LZ4_KEYS))
 		return fj_fail(err, FJ_R_STORE_METHOD, 6);
 	memcpy(&s->tape_len, stored + 2, 4);
 	if (s->tape_len < FJ_STORE_MIN || s->tape_len > (uint32_t) INT32_MAX)
 		return fj_fail(err, FJ_R_STORE_LENGTH, 2);
-	nblocks = (s->tape_len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2;
-	if ((have - FJ_STORE_HEADER) / 4 < nblocks)
+	s->root_keys = NULL;
+	s->nroot_keys = 0;
+	index_at = fj_store_index_at(stored, have);
+	if (index_at == 0 || index_at > have)
 		return fj_fail(err, FJ_R_STORE_SHORT, FJ_STORE_HEADER);
+	if (stored[7] == FJ_STORE_METHOD_LZ4_KEYS)
+	{
+		s->nroot_keys = stored[FJ_STORE_HEADER];
+		s->root_keys = stored + FJ_STORE_HEADER + 1;
+		if (s->nroot_keys == 0 || s->nroot_keys > FJ_KEY_INDEX_MIN)
+			return fj_fail(err, FJ_R_STORE_KEYS, FJ_STORE_HEADER);
+	}
+	nblocks = (s->tape_len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2;
+	if ((have - index_at) / 4 < nblocks)
+		return fj_fail(err, FJ_R_STORE_SHORT, index_at);
+	s->index_at = (uint32_t) index_at;
 	s->nblocks = nblocks;
 	s->version = stored[0] & ~FJ_STORE_MARK;
 	s->flags = stored[1];
-	s->ends = stored + FJ_STORE_HEADER;
+	s->ends = stored + index_at;
 	s->data = s->ends + (size_t) nblocks * 4;
-	s->data_len = len - FJ_STORE_HEADER - (size_t) nblocks * 4;
+	s->data_len = len - index_at - (size_t) nblocks * 4;
 	for (i = 0; i < nblocks; i++)
 	{
 		uint32_t	e;
@@ -117,7 +193,7 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 		if ((e & ~FJ_STORE_RAW) < prev || (e & ~FJ_STORE_RAW) > s->data_len ||
 			((e & FJ_STORE_RAW) && (e & ~FJ_STORE_RAW) - prev != block_size(s->tape_len, i)) ||
 			(i == nblocks - 1 && (e & ~FJ_STORE_RAW) != s->data_len))
-			return fj_fail(err, FJ_R_STORE_BLOCKS, FJ_STORE_HEADER + (size_t) i * 4);
+			return fj_fail(err, FJ_R_STORE_BLOCKS, index_at + (size_t) i * 4);
 		prev = e & ~FJ_STORE_RAW;
 	}
 	return FJ_OK;
@@ -150,7 +226,7 @@ fj_store_decode_block_at(const fj_stored *s, uint32_t i, const uint8_t *data, ui
 	if (e & FJ_STORE_RAW)
 		memcpy(dst, data, n);
 	else if (LZ4_decompress_safe((const char *) data, (char *) dst, (int) (end - start), (int) n) != (int) n)
-		return fj_fail(err, FJ_R_STORE_BLOCK, FJ_STORE_HEADER + (size_t) s->nblocks * 4 + start);
+		return fj_fail(err, FJ_R_STORE_BLOCK, s->index_at + (size_t) s->nblocks * 4 + start);
 	return FJ_OK;
 }
 
@@ -200,7 +276,7 @@ fj_store_decode_block_prefix(const fj_stored *s, uint32_t i, const uint8_t *data
 	 */
 	r = LZ4_decompress_safe_partial((const char *) data, (char *) dst, (int) avail, (int) want, (int) n);
 	if (all && r != (int) want)
-		return fj_fail(err, FJ_R_STORE_BLOCK, FJ_STORE_HEADER + (size_t) s->nblocks * 4 + start);
+		return fj_fail(err, FJ_R_STORE_BLOCK, s->index_at + (size_t) s->nblocks * 4 + start);
 	*got = r > 0 ? (size_t) r : 0;
 	return FJ_OK;
 }
@@ -224,8 +300,32 @@ fj_store_decode(const fj_stored *s, uint8_t *tape, fj_error *err)
 	for (i = 0; i < s->nblocks; i++)
 		if ((rc = fj_store_decode_block(s, i, tape, err)) != FJ_OK)
 			return rc;
-	/* the version and flags bytes in the header are the tape's own */
+	/* the version and flags bytes in the header are the tape's own, and so are the root's keys */
 	if (tape[0] != s->version || tape[1] != s->flags)
 		return fj_fail(err, FJ_R_STORE_FLAGS, 1);
+	if (s->root_keys)
+	{
+		uint8_t		fps[FJ_KEY_INDEX_MIN];
+
+		if (s->tape_len <= FJ_TAPE_HEADER ||
+			root_key_fingerprints(tape + FJ_TAPE_HEADER, tape + s->tape_len, fps) != s->nroot_keys ||
+			memcmp(fps, s->root_keys, s->nroot_keys) != 0)
+			return fj_fail(err, FJ_R_STORE_KEYS, FJ_STORE_HEADER);
+	}
 	return FJ_OK;
+}
+
+bool
+fj_store_root_may_have(const fj_stored *s, const char *key, size_t len)
+{
+	uint8_t		fp;
+	uint32_t	i;
+
+	if (!s->root_keys)
+		return true;
+	fp = fj_key_fingerprint((const uint8_t *) key, len);
+	for (i = 0; i < s->nroot_keys; i++)
+		if (s->root_keys[i] == fp)
+			return true;
+	return false;
 }

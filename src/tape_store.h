@@ -11,7 +11,13 @@
  *   byte 1        the tape's flags byte (so readers need not decompress it)
  *   bytes 2-5     the tape's length (little-endian), header included
  *   byte 6        log2 of the block size (13: 8 kB blocks)
- *   byte 7        the method: 1 = LZ4 (the only one); other values are errors
+ *   byte 7        the method: 1 = LZ4, 2 = LZ4 and the root's keys; other
+ *                 values are errors
+ *   method 2      when the root is an object without a key index (1 to 8
+ *                 members): 1 byte n, its member count, then n bytes, the
+ *                 fingerprint of each member's key (fj_key_fingerprint), in
+ *                 member order, so that a lookup of a key the root lacks
+ *                 decompresses nothing
  *   then          nblocks = ceil(length / block size) 4-byte entries: the end
  *                 of each block's data, counted from the start of the data,
  *                 bit 31 set when the block is stored as it is (raw)
@@ -30,6 +36,7 @@
 #define FJ_STORE_BLOCK_LOG2 13
 #define FJ_STORE_BLOCK (1u << FJ_STORE_BLOCK_LOG2)
 #define FJ_STORE_METHOD_LZ4 1
+#define FJ_STORE_METHOD_LZ4_KEYS 2	/* LZ4, and the keys of a small root object */
 #define FJ_STORE_RAW 0x80000000u	/* block end flag: stored as it is */
 #define FJ_STORE_MIN 2000		/* shorter tapes are stored as they are */
 
@@ -43,6 +50,9 @@ fj_is_stored(uint8_t first)
 /* A stored tape's header, read and checked (fj_store_open). */
 typedef struct fj_stored
 {
+	const uint8_t *root_keys;	/* method 2: the root keys' fingerprints; else NULL */
+	uint32_t	nroot_keys;		/* how many */
+	uint32_t	index_at;		/* where the block index starts in the stored form */
 	const uint8_t *ends;		/* nblocks 4-byte block ends */
 	const uint8_t *data;		/* the blocks' data */
 	size_t		data_len;
@@ -75,6 +85,20 @@ fj_code		fj_store_open(const uint8_t *stored, size_t len, fj_stored *s, fj_error
  */
 fj_code		fj_store_open_prefix(const uint8_t *stored, size_t have, size_t stored_len,
 								 fj_stored *s, fj_error *err);
+
+/*
+ * How many bytes of a stored tape come before its block index, from its first
+ * have bytes: the header, and with method 2 the root's keys; 0 when have is
+ * too short to say.
+ */
+size_t		fj_store_index_at(const uint8_t *stored, size_t have);
+
+/*
+ * Whether the root of s may have the key key[0..len): false only when s
+ * carries its root's keys (method 2) and none has the key's fingerprint, so
+ * that the root, an object, surely lacks it.
+ */
+bool		fj_store_root_may_have(const fj_stored *s, const char *key, size_t len);
 
 /* Where block i's data is: bytes [*start, *end) of s->data. */
 void		fj_store_block_range(const fj_stored *s, uint32_t i, size_t *start, size_t *end);

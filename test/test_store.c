@@ -6,6 +6,9 @@
  *   - every one-byte change of a stored tape's header and block index, and
  *     random damage to its data, is an error or decodes without reading or
  *     writing out of bounds (the sanitizer build checks that);
+ *   - a small root object's keys in the header (method 2) say which keys it
+ *     lacks, a value without them (method 1) reads as before, and damage to
+ *     them is an error;
  *   - lookups in a stored tape decoding only the blocks they ask for
  *     (fj_window with what of each block is decoded, as the SQL layer does, block 0
  *     and the last block of a range by prefix) find what the
@@ -198,10 +201,10 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 	free(have);
 
 	/* damage: every byte of the header and index, and random bytes of the data */
-	for (i = 0; i < FJ_STORE_HEADER + 4 * s.nblocks + 64 && i < st.len - 3; i++)
+	for (i = 0; i < s.index_at + 4 * s.nblocks + 64 && i < st.len - 3; i++)
 	{
-		size_t		at = i < FJ_STORE_HEADER + 4 * s.nblocks ? i : FJ_STORE_HEADER + 4 * s.nblocks +
-			(size_t) (t_rand(&rng) % (st.len - 3 - FJ_STORE_HEADER - 4 * s.nblocks));
+		size_t		at = i < s.index_at + 4 * s.nblocks ? i : s.index_at + 4 * s.nblocks +
+			(size_t) (t_rand(&rng) % (st.len - 3 - s.index_at - 4 * s.nblocks));
 		uint8_t		old = st.data[3 + at];
 		fj_stored	d;
 
@@ -301,6 +304,162 @@ test_incompressible(void)
 	free(b.s);
 }
 
+/*
+ * A root object without a key index (1 to 8 members) is stored with its keys'
+ * fingerprints (method 2): every key it has may be there, a key it lacks is
+ * known absent unless it shares a fingerprint; a value stored without them
+ * (method 1, as before) is read as ever; damage to them is an error.
+ */
+static void
+test_root_keys(void)
+{
+	static const char *keys[] = {"id", "type", "actor", "repo", "payload", "public", "created_at", "org"};
+	static const char *absent[] = {"user", "nothing", "screen_name", "text", "ID", "typ", "", "created_at_"};
+	t_buf		b = {0};
+	size_t		tlen,
+				i,
+				n,
+				known_absent = 0;
+	uint8_t    *t,
+			   *old,
+			   *back;
+	fj_buf		st;
+	fj_stored	s;
+	fj_error	err;
+	uint16_t	have[8];
+	int			ok = 1;
+
+	for (n = 1; n <= 8; n++)
+	{
+		/* n members; a large, compressible value in the middle */
+		b.len = 0;
+		t_put(&b, "{", 1);
+		for (i = 0; i < n; i++)
+		{
+			char		m[64];
+			int			l = snprintf(m, sizeof(m), "%s\"%s\":", i ? "," : "", keys[i]);
+
+			t_put(&b, m, (size_t) l);
+			if (i == n / 2)
+			{
+				size_t		k;
+
+				t_put(&b, "[", 1);
+				for (k = 0; k < 400; k++)
+				{
+					l = snprintf(m, sizeof(m), "%s{\"k\":%zu,\"v\":\"value %zu\"}", k ? "," : "", k, k % 7);
+					t_put(&b, m, (size_t) l);
+				}
+				t_put(&b, "]", 1);
+			}
+			else
+				t_put(&b, "\"x\"", 3);
+		}
+		t_put(&b, "}", 1);
+		t = parse(b.s, b.len, &tlen);
+		CHECKF(t && fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st), "root of %zu: stored", n);
+		if (!t)
+			continue;
+		CHECKF(st.data[7] == FJ_STORE_METHOD_LZ4_KEYS && fj_store_open(st.data, st.len, &s, &err) == FJ_OK &&
+			   s.nroot_keys == n && s.index_at == FJ_STORE_HEADER + 1 + n, "root of %zu: method 2", n);
+		for (i = 0; i < n; i++)
+			CHECKF(fj_store_root_may_have(&s, keys[i], strlen(keys[i])), "root of %zu: %s may be there", n, keys[i]);
+		for (i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
+		{
+			uint8_t		fp = fj_key_fingerprint((const uint8_t *) absent[i], strlen(absent[i]));
+			bool		shared = memchr(s.root_keys, fp, n) != NULL;
+
+			/* absent unless its fingerprint is that of a key the root has */
+			CHECKF(fj_store_root_may_have(&s, absent[i], strlen(absent[i])) == shared, "root of %zu: %s", n, absent[i]);
+			known_absent += !shared;
+		}
+		back = malloc(tlen);
+		CHECKF(fj_store_decode(&s, back, &err) == FJ_OK && memcmp(back, t, tlen) == 0, "root of %zu: decode", n);
+
+		/* each fingerprint damaged: the whole decode says so */
+		for (i = 0; i < n; i++)
+		{
+			fj_stored	d;
+
+			st.data[FJ_STORE_HEADER + 1 + i] ^= 0x5a;
+			CHECKF(fj_store_open(st.data, st.len, &d, &err) == FJ_OK && fj_store_decode(&d, back, &err) == FJ_ERR_TAPE &&
+				   err.reason == FJ_R_STORE_KEYS, "root of %zu: damaged fingerprint %zu", n, i);
+			st.data[FJ_STORE_HEADER + 1 + i] ^= 0x5a;
+		}
+		/* a count of 0 or over 8 */
+		{
+			static const uint8_t counts[] = {0, FJ_KEY_INDEX_MIN + 1, 255};
+			uint8_t		keep = st.data[FJ_STORE_HEADER];
+			fj_stored	d;
+
+			for (i = 0; i < sizeof(counts); i++)
+			{
+				st.data[FJ_STORE_HEADER] = counts[i];
+				CHECKF(fj_store_open(st.data, st.len, &d, &err) != FJ_OK, "root of %zu: count %u", n, counts[i]);
+			}
+			st.data[FJ_STORE_HEADER] = keep;
+		}
+
+		/* the same value as stored before method 2: no keys in the header, read as ever */
+		old = malloc(st.len);
+		memcpy(old, st.data, FJ_STORE_HEADER);
+		old[7] = FJ_STORE_METHOD_LZ4;
+		memcpy(old + FJ_STORE_HEADER, st.data + FJ_STORE_HEADER + 1 + n, st.len - FJ_STORE_HEADER - 1 - n);
+		CHECKF(fj_store_open(old, st.len - 1 - n, &s, &err) == FJ_OK && s.root_keys == NULL &&
+			   s.index_at == FJ_STORE_HEADER && fj_store_root_may_have(&s, "nothing", 7),
+			   "root of %zu: method 1", n);
+		memset(back, 0, tlen);
+		CHECKF(fj_store_decode(&s, back, &err) == FJ_OK && memcmp(back, t, tlen) == 0, "root of %zu: method 1 decode", n);
+		if (s.nblocks <= sizeof(have) / sizeof(have[0]))
+		{
+			for (i = 0; i < n; i++)
+			{
+				const uint8_t *want = fj_object_get(t + FJ_TAPE_HEADER, keys[i], strlen(keys[i])),
+						   *got = stored_lookup(&s, back, have, keys[i], &ok);
+
+				CHECKF(ok && got && want && memcmp(got, want, fj_value_size(want)) == 0, "root of %zu: method 1 lookup of %s",
+					   n, keys[i]);
+			}
+			CHECKF(stored_lookup(&s, back, have, "nothing", &ok) == NULL && ok, "root of %zu: method 1, missing key", n);
+		}
+		free(old);
+		free(back);
+		fj_buf_release(&fj_malloc_allocator, &st);
+		free(t);
+	}
+	/* most absent keys are known absent from the header alone */
+	CHECKF(known_absent >= 8 * 6, "%zu of 64 absent keys known absent", known_absent);
+
+	/* roots that are not small objects carry no keys: an indexed object, an array */
+	{
+		static const char *prefixes[] = {"{\"a1\":1,\"a2\":2,\"a3\":3,\"a4\":4,\"a5\":5,\"a6\":6,\"a7\":7,\"a8\":8,\"a9\":[",
+		"["};
+
+		for (i = 0; i < 2; i++)
+		{
+			size_t		k;
+
+			b.len = 0;
+			t_put(&b, prefixes[i], strlen(prefixes[i]));
+			for (k = 0; k < 400; k++)
+			{
+				char		m[64];
+				int			l = snprintf(m, sizeof(m), "%s{\"k\":%zu}", k ? "," : "", k);
+
+				t_put(&b, m, (size_t) l);
+			}
+			t_put(&b, i == 0 ? "]}" : "]", i == 0 ? 2 : 1);
+			t = parse(b.s, b.len, &tlen);
+			CHECKF(t && fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st) && st.data[7] == FJ_STORE_METHOD_LZ4 &&
+				   fj_store_open(st.data, st.len, &s, &err) == FJ_OK && s.root_keys == NULL, "root %zu: method 1", i);
+			if (t)
+				fj_buf_release(&fj_malloc_allocator, &st);
+			free(t);
+		}
+	}
+	free(b.s);
+}
+
 static void
 test_corpus(void)
 {
@@ -326,6 +485,7 @@ main(void)
 {
 	test_generated();
 	test_incompressible();
+	test_root_keys();
 	test_corpus();
 	printf("stored lookups: %zu, decoding %zu of their %zu blocks\n", lookups, blocks_decoded, blocks_total);
 	return t_summary("test_store");
