@@ -59,14 +59,12 @@ window_has(const fj_window *w, size_t from, size_t to)
 		if (w && !window_has(w, f_, t_)) { w->need_from = f_; w->need_to = t_; return FJ_MORE; } \
 	} while (0)
 
-#define value_head_size fj_value_head_size
-
 /* The whole value at offset at of base: its head, then all of it. */
 static inline fj_found
 value_at(const uint8_t *base, size_t at, fj_window *w, const uint8_t **value)
 {
 	HAVE(at, at + 1);
-	HAVE(at, at + value_head_size(base[at]));
+	HAVE(at, at + fj_value_head_size(base[at]));
 	HAVE(at, at + fj_value_size(base + at));
 	*value = base + at;
 	return FJ_FOUND;
@@ -84,7 +82,7 @@ key_at(const uint8_t *base, size_t at, fj_window *w, const char *key, size_t len
 	uint32_t	klen;
 
 	HAVE(at, at + 1);
-	HAVE(at, at + value_head_size(base[at]));
+	HAVE(at, at + fj_value_head_size(base[at]));
 	klen = fj_text(base + at, &k);
 	HAVE((size_t) (k - base), (size_t) (k - base) + klen);
 	*value_at_out = (size_t) (k - base) + klen;
@@ -170,7 +168,7 @@ object_get(const uint8_t *obj, fj_window *w, const char *key, size_t len, bool d
 	HAVE(0, 1);
 	if (FJ_TYPE(obj[0]) != FJ_OBJECT)
 		return FJ_ABSENT;
-	HAVE(0, value_head_size(obj[0]));
+	HAVE(0, fj_value_head_size(obj[0]));
 	if (FJ_IMM(obj[0]) & FJ_CONTAINER_INDEXED)
 		return indexed_get(obj, w, key, len, value);
 	/* small object: scan every member, the last match wins */
@@ -190,7 +188,7 @@ object_get(const uint8_t *obj, fj_window *w, const char *key, size_t len, bool d
 				break;
 		}
 		HAVE(vat, vat + 1);
-		HAVE(vat, vat + value_head_size(obj[vat]));
+		HAVE(vat, vat + fj_value_head_size(obj[vat]));
 		p = vat + fj_value_size(obj + vat);
 	}
 	return found ? value_at(obj, found, w, value) : FJ_ABSENT;
@@ -206,7 +204,7 @@ array_get(const uint8_t *arr, fj_window *w, int64_t i, const uint8_t **value)
 	HAVE(0, 1);
 	if (FJ_TYPE(arr[0]) != FJ_ARRAY)
 		return FJ_ABSENT;
-	HAVE(0, value_head_size(arr[0]));
+	HAVE(0, fj_value_head_size(arr[0]));
 	n = fj_container_count(arr);
 	if (i < 0)
 		i += n;
@@ -216,7 +214,7 @@ array_get(const uint8_t *arr, fj_window *w, int64_t i, const uint8_t **value)
 	while (i-- > 0)
 	{
 		HAVE(p, p + 1);
-		HAVE(p, p + value_head_size(arr[p]));
+		HAVE(p, p + fj_value_head_size(arr[p]));
 		p += fj_value_size(arr + p);
 	}
 	return value_at(arr, p, w, value);

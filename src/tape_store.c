@@ -70,7 +70,7 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 	uint32_t	nblocks,
 				i,
 				end = 0,
-				nkeys = 0;
+				nkeys;
 	size_t		index,
 				index_at,
 				bound;
