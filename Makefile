@@ -21,7 +21,7 @@ OBJS = $(patsubst %.c,%.o,$(CORE_SRC) $(CBOR_SRC) $(STORE_SRC) $(SQL_SRC))
 SHLIB_LINK += -llz4 -lm
 
 REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts casts_null edit compare contain gin differential
-REGRESS += cbor stored refs ndjson_lines hashes upgrade parallel_agg
+REGRESS += cbor stored toast_cursor refs ndjson_lines hashes upgrade parallel_agg
 REGRESS += set_lax object records records_differential jsonpath arrow_chain
 REGRESS_OPTS = --load-extension=fastjson
 

@@ -14,7 +14,7 @@ CBOR_SRC := src/cbor_number.c src/cbor_encode.c src/cbor_decode.c
 STORE_SRC := src/tape_store.c
 
 # The SQL layer: the extension's functions, the only code that uses PostgreSQL.
-SQL_SRC := src/fastjson_module.c src/fastjson_io.c src/fastjson_extract.c src/fastjson_ndjson.c \
+SQL_SRC := src/fastjson_module.c src/fastjson_io.c src/fastjson_extract.c src/fastjson_toast.c src/fastjson_ndjson.c \
 	src/fastjson_compare.c src/fastjson_contain.c src/fastjson_funcs.c src/fastjson_build.c \
 	src/fastjson_agg.c src/fastjson_cast.c src/fastjson_edit.c src/fastjson_subscript.c \
 	src/fastjson_gin.c src/fastjson_cbor.c src/fastjson_store.c src/fastjson_record.c src/fastjson_simplify.c \

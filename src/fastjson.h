@@ -11,6 +11,7 @@
 #include "postgres.h"
 #include "fmgr.h"
 #include "nodes/nodes.h"
+#include "storage/itemptr.h"
 #include "pg_compat.h"
 
 #include "fj_core.h"
@@ -86,6 +87,40 @@ typedef struct FastjsonLookupStop
 	uint8_t		type;
 } FastjsonLookupStop;
 
+/* A TOAST chunk read: its tuple, its page's last tuple (0: not known), its number. */
+typedef struct FastjsonToastChunkAt
+{
+	ItemPointerData tid;
+	uint16		maxoff;
+	int32		seq;
+} FastjsonToastChunkAt;
+
+/*
+ * Where a function's reads of values out of line stand (src/fastjson_toast.c):
+ * the TOAST table, in which transaction, its pages then, and the chunks of
+ * the last value read.
+ */
+typedef struct FastjsonToastCursor
+{
+	Oid			toastrelid;
+	uint32		lxid;
+	uint32		nblocks;
+	Oid			last_valueid;	/* the last value read, */
+	int32		last_total;		/* its chunks, */
+	FastjsonToastChunkAt last;	/* the last of them read, */
+	FastjsonToastChunkAt front;	/* the farthest in the table, */
+	FastjsonToastChunkAt first;	/* and chunk 0, if read */
+	uint32		slices;			/* slices read */
+	uint32		misses;			/* ... of which the index read some chunks */
+} FastjsonToastCursor;
+
+/*
+ * A slice of a value out of line read through cur (src/fastjson_toast.c), as
+ * detoast_attr_slice reads it; cur NULL, or any other value: by that.
+ */
+struct varlena *fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength,
+									 FastjsonToastCursor *cur);
+
 /* How reading large values by prefix has fared in a query (kept by the caller, zeroed at first). */
 typedef struct FastjsonSlices
 {
@@ -93,6 +128,7 @@ typedef struct FastjsonSlices
 	uint32		sliced_in_vain;	/* ... of which most had to be fetched anyway */
 	uint32		stored_out;		/* values in the stored form out of line, read from one chunk */
 	uint32		stored_refetched;	/* ... of which a block had to be fetched after it */
+	FastjsonToastCursor toast;	/* where reads out of line stand */
 } FastjsonSlices;
 
 /* The same, and *stop says where it stopped when it finds nothing. */

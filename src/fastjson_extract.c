@@ -391,6 +391,7 @@ typedef struct stored_reader
 	uint8_t    *tape;			/* the tape, decoded block by block */
 	uint16_t   *have;			/* bytes of each block decoded */
 	bool		refetched;		/* a slice past the first was fetched */
+	FastjsonToastCursor *toast;	/* out of line: the caller's cursor, or NULL */
 } stored_reader;
 
 /*
@@ -399,11 +400,13 @@ typedef struct stored_reader
  * compressed, which the reader takes over (stored_close frees it).
  */
 static void
-stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct varlena *head)
+stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct varlena *head,
+			FastjsonSlices *slices)
 {
 	fj_error	err;
 
 	r->attr = attr;
+	r->toast = slices ? &slices->toast : NULL;
 	r->stored_len = stored_len;
 	r->refetched = false;
 	if (!VARATT_IS_EXTENDED(attr))
@@ -415,7 +418,7 @@ stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct va
 	else
 	{
 		if (!head)
-			head = detoast_attr_slice(attr, 0, (int32) Min(stored_len, (size_t) FIRST_SLICE_EXTERNAL));
+			head = fastjson_toast_slice(attr, 0, (int32) Min(stored_len, (size_t) FIRST_SLICE_EXTERNAL), r->toast);
 		r->stored = (const uint8_t *) VARDATA_ANY(head);
 		r->have_bytes = VARSIZE_ANY_EXHDR(head);
 		if (r->have_bytes >= FJ_STORE_HEADER)
@@ -431,7 +434,7 @@ stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct va
 			if (index > r->have_bytes && index <= stored_len)
 			{
 				pfree(head);
-				head = detoast_attr_slice(attr, 0, (int32) Min(stored_len, index + FIRST_SLICE_EXTERNAL));
+				head = fastjson_toast_slice(attr, 0, (int32) Min(stored_len, index + FIRST_SLICE_EXTERNAL), r->toast);
 				r->stored = (const uint8_t *) VARDATA_ANY(head);
 				r->have_bytes = VARSIZE_ANY_EXHDR(head);
 			}
@@ -513,7 +516,8 @@ stored_decode(stored_reader *r, uint32_t from, uint32_t last, size_t need_end)
 			size_t		run_start = start,
 						unused;
 
-			slice = detoast_attr_slice(r->attr, (int32) (r->data_at + run_start), (int32) (end - run_start));
+			slice = fastjson_toast_slice(r->attr, (int32) (r->data_at + run_start), (int32) (end - run_start),
+										 r->toast);
 			r->refetched = true;
 			if (VARSIZE_ANY_EXHDR(slice) != end - run_start)
 				report_stored_short();
@@ -639,7 +643,7 @@ lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, st
 	const uint8_t *value;
 	fj_found	found;
 
-	stored_open(&r, attr, stored_len, head);
+	stored_open(&r, attr, stored_len, head, slices);
 	found = stored_follow(&r, pp, &value);
 	count_first_fetch(slices, &r);
 	stored_close(&r);
@@ -679,7 +683,7 @@ lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 
 		for (;;)
 		{
-			struct varlena *slice = detoast_attr_slice(attr, 0, (int32) want);
+			struct varlena *slice = fastjson_toast_slice(attr, 0, (int32) want, &slices->toast);
 			const uint8_t *tape = (const uint8_t *) VARDATA_ANY(slice);
 			size_t		avail = VARSIZE_ANY_EXHDR(slice);
 			fj_window	w;
@@ -797,7 +801,7 @@ fastjson_doc_open(FunctionCallInfo fcinfo, int argno)
 	{
 		if (VARSIZE_ANY_EXHDR(attr) > 0 && fj_is_stored(((const uint8_t *) VARDATA_ANY(attr))[0]))
 		{
-			stored_open(&d->stored, attr, VARSIZE_ANY_EXHDR(attr), NULL);
+			stored_open(&d->stored, attr, VARSIZE_ANY_EXHDR(attr), NULL, NULL);
 			d->in_blocks = true;
 		}
 	}
@@ -805,11 +809,12 @@ fastjson_doc_open(FunctionCallInfo fcinfo, int argno)
 	{
 		/* compressed or out of line: its first slice says whether it is in the stored form */
 		Size		total = toast_raw_datum_size(datum) - VARHDRSZ;
-		struct varlena *head = detoast_attr_slice(attr, 0, (int32) first_fetch(attr, total, d->slices));
+		struct varlena *head = fastjson_toast_slice(attr, 0, (int32) first_fetch(attr, total, d->slices),
+													&d->slices->toast);
 
 		if (VARSIZE_ANY_EXHDR(head) > 0 && fj_is_stored(((const uint8_t *) VARDATA_ANY(head))[0]))
 		{
-			stored_open(&d->stored, attr, total, head);
+			stored_open(&d->stored, attr, total, head, d->slices);
 			d->in_blocks = true;
 		}
 		else

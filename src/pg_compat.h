@@ -50,6 +50,43 @@
 
 #endif							/* FASTJSON_PG_COMPAT_H */
 
+/* ================================================== TOAST
+ *
+ * What reading values out of line (src/fastjson_toast.c) needs that differs
+ * between versions; active where FASTJSON_TOAST_COMPAT is defined first.
+ */
+#if defined(FASTJSON_TOAST_COMPAT) && !defined(FASTJSON_PG_COMPAT_TOAST_H)
+#define FASTJSON_PG_COMPAT_TOAST_H
+
+#include "access/toast_internals.h"
+#include "storage/proc.h"
+
+/*
+ * 18 made the TOAST snapshot one the server keeps (get_toast_snapshot);
+ * before, the caller filled in its own (init_toast_snapshot).
+ */
+#if PG_VERSION_NUM >= 180000
+typedef int FjToastSnapshotData;
+#define fj_toast_snapshot(data) ((void) (data), get_toast_snapshot())
+#else
+typedef SnapshotData FjToastSnapshotData;
+static inline Snapshot
+fj_toast_snapshot(SnapshotData *data)
+{
+	init_toast_snapshot(data);
+	return data;
+}
+#endif
+
+/* 17 moved the backend's local transaction id into PGPROC's vxid. */
+#if PG_VERSION_NUM >= 170000
+#define FJ_MY_LXID (MyProc->vxid.lxid)
+#else
+#define FJ_MY_LXID (MyProc->lxid)
+#endif
+
+#endif							/* FASTJSON_PG_COMPAT_TOAST_H */
+
 /* ================================================== SQL/JSON path (jsonpath)
  *
  * What the jsonpath executor (src/fastjson_path*.c) needs that differs

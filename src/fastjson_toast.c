@@ -1,0 +1,366 @@
+/*
+ * fastjson_toast.c — reading slices of values out of line (TOAST) without
+ * the TOAST index when their chunks lie where the last ones read say.
+ *
+ * PostgreSQL finds a value's chunks by an index scan on (chunk_id,
+ * chunk_seq): the TOAST relation and its index opened and locked, a scan
+ * begun, the B-tree descended, the heap page read, all undone after each
+ * value. That is most of what a lookup in a value out of line costs. Yet a
+ * table's values are written to its TOAST table in the order they are
+ * inserted, each value's chunks one after another, EXTERN_TUPLES_PER_PAGE
+ * full chunks to a page (a short last chunk may go to an earlier page with
+ * room). A scan of the table reads them in nearly that order. So a cursor,
+ * kept in the calling function's cache for its query, remembers where the
+ * last value's chunks were (the last one read, the farthest, chunk 0), and
+ * the page of the next chunk wanted is counted from there: from the last
+ * chunk read for a later chunk of the same value, from chunk 0 for an
+ * earlier one, past the rest of the value's chunks for the next value. That
+ * page, the next and the one before are searched for a tuple with the
+ * chunk_id and chunk_seq asked for that is visible to the TOAST snapshot,
+ * as the index scan checks. A chunk_id is unique in its TOAST table, so that tuple is the chunk the
+ * index would give. A chunk not found there, and the rest of its slice, are
+ * read by the index as PostgreSQL reads them, and the cursor goes on from
+ * the last. When most slices of a query missed (a table read in another
+ * order than it was written, by an index say), its cursor gives up and every
+ * slice goes by the index. Every chunk is checked as PostgreSQL checks it
+ * (its number and size), in both ways.
+ *
+ * Only plain (uncompressed) values out of line in a heap TOAST table are read
+ * so; fastjson's stored form is one, being compressed already. Any other
+ * value goes through detoast_attr_slice.
+ */
+#define FASTJSON_TOAST_COMPAT
+#include "fastjson.h"
+
+#include "access/detoast.h"
+#include "access/genam.h"
+#include "access/heapam.h"
+#include "access/heaptoast.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/toast_internals.h"
+#include "catalog/pg_am.h"
+#include "storage/bufmgr.h"
+#include "storage/proc.h"
+#include "utils/fmgroids.h"
+#include "utils/rel.h"
+
+/* Slices read before a cursor that mostly missed gives up. */
+#define CURSOR_PROBES 64
+
+/* Copy the chunk in tuple ttup, number seq of value valueid, into result's slice. */
+static void
+copy_chunk(Relation toastrel, HeapTuple ttup, Oid valueid, int32 seq, int32 totalchunks, int32 attrsize,
+		   int32 sliceoffset, int32 slicelength, struct varlena *result)
+{
+	TupleDesc	desc = RelationGetDescr(toastrel);
+	bool		isnull;
+	Pointer		chunk = DatumGetPointer(fastgetattr(ttup, 3, desc, &isnull));
+	char	   *data;
+	int32		size,
+				expected,
+				from,
+				to,
+				chunkstart = seq * (int32) TOAST_MAX_CHUNK_SIZE;
+
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("null chunk %d for toast value %u in %s", seq, valueid,
+								 RelationGetRelationName(toastrel))));
+	if (!VARATT_IS_EXTENDED(chunk))
+	{
+		size = VARSIZE(chunk) - VARHDRSZ;
+		data = VARDATA(chunk);
+	}
+	else if (VARATT_IS_SHORT(chunk))
+	{
+		size = VARSIZE_SHORT(chunk) - VARHDRSZ_SHORT;
+		data = VARDATA_SHORT(chunk);
+	}
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("found toasted toast chunk for toast value %u in %s", valueid,
+								 RelationGetRelationName(toastrel))));
+	expected = seq < totalchunks - 1 ? (int32) TOAST_MAX_CHUNK_SIZE
+		: attrsize - (totalchunks - 1) * (int32) TOAST_MAX_CHUNK_SIZE;
+	if (size != expected)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("unexpected chunk size %d (expected %d) in chunk %d of %d for toast value %u in %s",
+								 size, expected, seq, totalchunks, valueid,
+								 RelationGetRelationName(toastrel))));
+	/* the part of this chunk inside the slice */
+	from = Max(sliceoffset - chunkstart, 0);
+	to = Min(sliceoffset + slicelength - chunkstart, size);
+	memcpy(VARDATA(result) + (chunkstart + from - sliceoffset), data + from, to - from);
+}
+
+/* The chunk_id and chunk_seq of a TOAST tuple. */
+static bool
+chunk_is(Relation toastrel, HeapTuple ttup, Oid valueid, int32 seq)
+{
+	TupleDesc	desc = RelationGetDescr(toastrel);
+	bool		null1,
+				null2;
+	Oid			id = DatumGetObjectId(fastgetattr(ttup, 1, desc, &null1));
+	int32		n = DatumGetInt32(fastgetattr(ttup, 2, desc, &null2));
+
+	return !null1 && !null2 && id == valueid && n == seq;
+}
+
+/*
+ * Note in the cursor the chunk seq of valueid (of total chunks) just read at
+ * tid; maxoff is its page's last tuple, or 0 when not known.
+ */
+static void
+cursor_read(FastjsonToastCursor *cur, ItemPointer tid, OffsetNumber maxoff, Oid valueid, int32 seq, int32 total)
+{
+	bool		same = valueid == cur->last_valueid;
+
+	if (seq == 0)
+		cur->first = (FastjsonToastChunkAt) {*tid, maxoff, 0};
+	else if (!same)
+		ItemPointerSetInvalid(&cur->first.tid);
+	cur->last = (FastjsonToastChunkAt) {*tid, maxoff, seq};
+	/* not back for a chunk of the same value: its short last chunk may lie on an earlier page */
+	if (!same || !ItemPointerIsValid(&cur->front.tid) || ItemPointerCompare(tid, &cur->front.tid) > 0)
+		cur->front = cur->last;
+	cur->last_valueid = valueid;
+	cur->last_total = total;
+}
+
+/*
+ * The chunk seq of valueid on page blk, from offset off on: in *ttup, its
+ * buffer pinned in *buf; or false, nothing pinned.
+ */
+static bool
+find_on_page(Relation toastrel, Snapshot snapshot, BlockNumber blk, OffsetNumber off, Oid valueid, int32 seq,
+			 HeapTuple ttup, Buffer *buf, OffsetNumber *maxoff)
+{
+	Page		p;
+
+	*buf = ReadBuffer(toastrel, blk);
+	LockBuffer(*buf, BUFFER_LOCK_SHARE);
+	p = BufferGetPage(*buf);
+	*maxoff = PageGetMaxOffsetNumber(p);
+	for (; off <= *maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(p, off);
+
+		if (!ItemIdIsNormal(lp))
+			continue;
+		ttup->t_data = (HeapTupleHeader) PageGetItem(p, lp);
+		ttup->t_len = ItemIdGetLength(lp);
+		ttup->t_tableOid = RelationGetRelid(toastrel);
+		ItemPointerSet(&ttup->t_self, blk, off);
+		if (chunk_is(toastrel, ttup, valueid, seq) && HeapTupleSatisfiesVisibility(ttup, snapshot, *buf))
+		{
+			LockBuffer(*buf, BUFFER_LOCK_UNLOCK);
+			return true;
+		}
+	}
+	UnlockReleaseBuffer(*buf);
+	*buf = InvalidBuffer;
+	return false;
+}
+
+/*
+ * The chunk seq of valueid where the cursor says it should be. The chunks
+ * of a value are stored one after another, EXTERN_TUPLES_PER_PAGE to a page
+ * (a value's last, short chunk may go to an earlier page with room); the
+ * next value's follow. So the chunk is counted on from a chunk whose place
+ * is known: the last one read, for a later chunk of the same value; chunk 0,
+ * for an earlier one; for the next value, the value's farthest chunk read.
+ * It is looked for on the page that gives, the next one and the one before.
+ * In *ttup with its buffer pinned in *buf, or false.
+ */
+static bool
+find_near_cursor(Relation toastrel, Snapshot snapshot, FastjsonToastCursor *cur, Oid valueid, int32 seq,
+				 int32 total, HeapTuple ttup, Buffer *buf)
+{
+	const FastjsonToastChunkAt *base;
+	int64		ahead;			/* tuples from base to the chunk (0: base itself) */
+	OffsetNumber base_off,
+				left,
+				maxoff;
+	BlockNumber base_blk,
+				est,
+				tried[3];
+	int			i;
+
+	if (valueid != cur->last_valueid)
+	{
+		base = &cur->front;
+		ahead = (int64) (cur->last_total - 1 - base->seq) + seq + 1;
+	}
+	else if (seq > cur->last.seq)
+	{
+		base = &cur->last;
+		ahead = seq - base->seq;
+	}
+	else
+	{
+		base = &cur->first;
+		ahead = seq;
+	}
+	if (!ItemPointerIsValid(&base->tid))
+		return false;
+	base_blk = ItemPointerGetBlockNumber(&base->tid);
+	base_off = ItemPointerGetOffsetNumber(&base->tid);
+	/* tuples on base's page from base on; a page not seen is taken as full */
+	if (base->maxoff >= base_off)
+		left = base->maxoff - base_off + 1;
+	else
+		left = base_off <= EXTERN_TUPLES_PER_PAGE ? EXTERN_TUPLES_PER_PAGE - base_off + 1 : 1;
+	if (ahead < left)
+		est = base_blk;
+	else
+	{
+		est = base_blk + 1 + (BlockNumber) ((ahead - left) / EXTERN_TUPLES_PER_PAGE);
+		base_off = FirstOffsetNumber;
+	}
+	tried[0] = est;
+	tried[1] = est + 1;
+	tried[2] = est > base_blk ? est - 1 : InvalidBlockNumber;
+	for (i = 0; i < 3; i++)
+	{
+		if (tried[i] == InvalidBlockNumber || tried[i] >= cur->nblocks)
+			continue;
+		if (find_on_page(toastrel, snapshot, tried[i], tried[i] == est ? base_off : FirstOffsetNumber,
+						 valueid, seq, ttup, buf, &maxoff))
+		{
+			cursor_read(cur, &ttup->t_self, maxoff, valueid, seq, total);
+			return true;
+		}
+	}
+	return false;
+}
+
+struct varlena *
+fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength, FastjsonToastCursor *cur)
+{
+	struct varatt_external ext;
+	struct varlena *result;
+	Relation	toastrel;
+	Snapshot	snapshot;
+	FjToastSnapshotData snapdata;
+	int32		attrsize,
+				totalchunks,
+				startchunk,
+				endchunk,
+				seq;
+	Oid			valueid;
+	bool		near;
+
+	if (!cur || !VARATT_IS_EXTERNAL_ONDISK(attr))
+		return detoast_attr_slice(attr, sliceoffset, slicelength);
+	VARATT_EXTERNAL_GET_POINTER(ext, attr);
+	if (VARATT_EXTERNAL_IS_COMPRESSED(ext))
+		return detoast_attr_slice(attr, sliceoffset, slicelength);
+
+	attrsize = VARATT_EXTERNAL_GET_EXTSIZE(ext);
+	valueid = ext.va_valueid;
+	if (sliceoffset < 0 || slicelength < 0)
+		elog(ERROR, "invalid sliceoffset: %d or slicelength: %d", sliceoffset, slicelength);
+	if (sliceoffset >= attrsize)
+		sliceoffset = slicelength = 0;
+	else if (slicelength > attrsize - sliceoffset)
+		slicelength = attrsize - sliceoffset;
+	result = palloc(slicelength + VARHDRSZ);
+	SET_VARSIZE(result, slicelength + VARHDRSZ);
+	if (slicelength == 0)
+		return result;
+
+	/*
+	 * The lock is kept to the end of the transaction (as the table's own lock
+	 * is): the cursor's page count then stays true, the TOAST table cannot
+	 * be truncated under it, and the next values' opens find the lock held.
+	 */
+	toastrel = table_open(ext.va_toastrelid, AccessShareLock);
+	if (toastrel->rd_rel->relam != HEAP_TABLE_AM_OID)
+	{
+		table_close(toastrel, NoLock);
+		pfree(result);
+		return detoast_attr_slice(attr, sliceoffset, slicelength);
+	}
+	if (cur->toastrelid != ext.va_toastrelid || cur->lxid != FJ_MY_LXID)
+	{
+		cur->toastrelid = ext.va_toastrelid;
+		cur->lxid = FJ_MY_LXID;
+		cur->nblocks = RelationGetNumberOfBlocks(toastrel);
+		ItemPointerSetInvalid(&cur->last.tid);
+		ItemPointerSetInvalid(&cur->front.tid);
+		ItemPointerSetInvalid(&cur->first.tid);
+		cur->last_valueid = InvalidOid;
+		cur->slices = cur->misses = 0;
+	}
+	snapshot = fj_toast_snapshot(&snapdata);
+	totalchunks = (attrsize - 1) / (int32) TOAST_MAX_CHUNK_SIZE + 1;
+	startchunk = sliceoffset / (int32) TOAST_MAX_CHUNK_SIZE;
+	endchunk = (sliceoffset + slicelength - 1) / (int32) TOAST_MAX_CHUNK_SIZE;
+
+	/* where the cursor says, unless most slices of the query missed */
+	near = cur->slices < CURSOR_PROBES || cur->misses * 2 <= cur->slices;
+	if (cur->slices < PG_UINT32_MAX / 4)
+		cur->slices++;
+	for (seq = startchunk; near && seq <= endchunk; seq++)
+	{
+		HeapTupleData ttup;
+		Buffer		buf;
+
+		if (!find_near_cursor(toastrel, snapshot, cur, valueid, seq, totalchunks, &ttup, &buf))
+			break;
+		copy_chunk(toastrel, &ttup, valueid, seq, totalchunks, attrsize, sliceoffset, slicelength, result);
+		ReleaseBuffer(buf);
+	}
+
+	/* the rest by the index, as PostgreSQL reads it */
+	if (seq <= endchunk)
+	{
+		Relation   *toastidxs;
+		int			nindexes,
+					valid;
+		ScanKeyData key[3];
+		int			nkeys = 1;
+		SysScanDesc scan;
+		HeapTuple	ttup;
+		int32		first = seq;
+
+		if (cur->misses < PG_UINT32_MAX / 4)
+			cur->misses++;
+		valid = toast_open_indexes(toastrel, AccessShareLock, &toastidxs, &nindexes);
+		ScanKeyInit(&key[0], (AttrNumber) 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(valueid));
+		if (first > 0 || endchunk < totalchunks - 1)
+		{
+			ScanKeyInit(&key[1], (AttrNumber) 2, BTGreaterEqualStrategyNumber, F_INT4GE, Int32GetDatum(first));
+			ScanKeyInit(&key[2], (AttrNumber) 2, BTLessEqualStrategyNumber, F_INT4LE, Int32GetDatum(endchunk));
+			nkeys = 3;
+		}
+		scan = systable_beginscan_ordered(toastrel, toastidxs[valid], snapshot, nkeys, key);
+		while ((ttup = systable_getnext_ordered(scan, ForwardScanDirection)) != NULL)
+		{
+			bool		isnull;
+			int32		n = DatumGetInt32(fastgetattr(ttup, 2, RelationGetDescr(toastrel), &isnull));
+
+			if (isnull || n != seq || n > endchunk)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg_internal("unexpected chunk number %d (expected %d) for toast value %u in %s",
+										 n, seq, valueid, RelationGetRelationName(toastrel))));
+			copy_chunk(toastrel, ttup, valueid, seq, totalchunks, attrsize, sliceoffset, slicelength, result);
+			cursor_read(cur, &ttup->t_self, 0, valueid, seq, totalchunks);
+			seq++;
+		}
+		if (seq <= endchunk)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg_internal("missing chunk number %d for toast value %u in %s",
+									 seq, valueid, RelationGetRelationName(toastrel))));
+		systable_endscan_ordered(scan);
+		toast_close_indexes(toastidxs, nindexes, AccessShareLock);
+	}
+	table_close(toastrel, NoLock);
+	return result;
+}
