@@ -39,15 +39,13 @@ Fastjson   *fastjson_unstore(const Fastjson *d);
 Fastjson   *fastjson_store(Fastjson *d);
 
 /*
- * A datum, detoasted, whose tape this build reads; one in the stored form
+ * A detoasted datum whose tape this build reads; one in the stored form
  * (large values, compressed in blocks) is decompressed. A value stored by a
  * build with another tape version is an error, never misread.
  */
 static inline Fastjson *
-DatumGetFastjsonP(Datum datum)
+fastjson_readable(Fastjson *d)
 {
-	Fastjson   *d = (Fastjson *) PG_DETOAST_DATUM_PACKED(datum);
-
 	if (unlikely(FJ_TAPE_LEN(d) <= FJ_TAPE_HEADER || !fj_tape_version_readable(FJ_TAPE(d)[0])))
 	{
 		if (FJ_TAPE_LEN(d) > 0 && (FJ_TAPE(d)[0] & 0x80))
@@ -57,7 +55,22 @@ DatumGetFastjsonP(Datum datum)
 	return d;
 }
 
+/* A datum, detoasted, whose tape this build reads. */
+static inline Fastjson *
+DatumGetFastjsonP(Datum datum)
+{
+	return fastjson_readable((Fastjson *) PG_DETOAST_DATUM_PACKED(datum));
+}
+
+/*
+ * datum detoasted whole, a value out of line read through a TOAST cursor in
+ * the call's fn_extra (src/fastjson_toast.c): for functions that read all of
+ * a value and leave fn_extra to it.
+ */
+struct varlena *fastjson_toast_fetch(FunctionCallInfo fcinfo, Datum datum);
+
 #define PG_GETARG_FASTJSON_P(n) DatumGetFastjsonP(PG_GETARG_DATUM(n))
+#define PG_GETARG_FASTJSON_WHOLE(n) fastjson_readable((Fastjson *) fastjson_toast_fetch(fcinfo, PG_GETARG_DATUM(n)))
 #define PG_RETURN_FASTJSON_P(x) PG_RETURN_POINTER(x)
 
 /* fastjson_module.c */
@@ -109,7 +122,8 @@ typedef struct FastjsonToastCursor
 	int32		last_total;		/* its chunks, */
 	FastjsonToastChunkAt last;	/* the last of them read, */
 	FastjsonToastChunkAt front;	/* the farthest in the table, */
-	FastjsonToastChunkAt first;	/* and chunk 0, if read */
+	FastjsonToastChunkAt first;	/* and chunk 0, if read; */
+	FastjsonToastChunkAt tail;	/* a short last chunk read before the others */
 	uint32		slices;			/* slices read */
 	uint32		misses;			/* ... of which the index read some chunks */
 } FastjsonToastCursor;

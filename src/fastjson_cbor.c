@@ -93,7 +93,7 @@ PG_FUNCTION_INFO_V1(fastjson_to_cbor);
 Datum
 fastjson_to_cbor(PG_FUNCTION_ARGS)
 {
-	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	Fastjson   *d = PG_GETARG_FASTJSON_WHOLE(0);
 	bool		deterministic = PG_NARGS() > 1 ? PG_GETARG_BOOL(1) : false;
 	fj_parse_options server;
 	fj_cbor_encode_options opt;

@@ -691,7 +691,7 @@ PG_FUNCTION_INFO_V1(fastjson_out);
 Datum
 fastjson_out(PG_FUNCTION_ARGS)
 {
-	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	Fastjson   *d = PG_GETARG_FASTJSON_WHOLE(0);
 	size_t		len;
 
 	PG_RETURN_CSTRING(fastjson_value_to_cstring(FJ_ROOT(d), &len));
@@ -719,7 +719,7 @@ fastjson_report_tape_version_byte(int version)
 Datum
 fastjson_send(PG_FUNCTION_ARGS)
 {
-	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	Fastjson   *d = PG_GETARG_FASTJSON_WHOLE(0);
 	StringInfoData buf;
 
 	pq_begintypsend(&buf);
@@ -779,7 +779,7 @@ PG_FUNCTION_INFO_V1(fastjson_to_text);
 Datum
 fastjson_to_text(PG_FUNCTION_ARGS)
 {
-	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	Fastjson   *d = PG_GETARG_FASTJSON_WHOLE(0);
 
 	PG_RETURN_TEXT_P(fastjson_value_to_text(FJ_ROOT(d)));
 }
@@ -802,7 +802,7 @@ PG_FUNCTION_INFO_V1(fastjson_to_jsonb);
 Datum
 fastjson_to_jsonb(PG_FUNCTION_ARGS)
 {
-	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	Fastjson   *d = PG_GETARG_FASTJSON_WHOLE(0);
 	size_t		len;
 	char	   *s = fastjson_value_to_cstring(FJ_ROOT(d), &len);
 

@@ -17,17 +17,22 @@
  * earlier one, past the rest of the value's chunks for the next value. That
  * page, the next and the one before are searched for a tuple with the
  * chunk_id and chunk_seq asked for that is visible to the TOAST snapshot,
- * as the index scan checks. A chunk_id is unique in its TOAST table, so that tuple is the chunk the
- * index would give. A chunk not found there, and the rest of its slice, are
- * read by the index as PostgreSQL reads them, and the cursor goes on from
- * the last. When most slices of a query missed (a table read in another
+ * as the index scan checks; a value's short last chunk, which PostgreSQL
+ * puts on an earlier page with room, on the pages from where the last such
+ * chunk was. Only tuples of the chunk's length are read: the others cost a
+ * look at the page's item pointers. A chunk_id is unique in its TOAST
+ * table, so that tuple is the chunk the index would give. A chunk not found
+ * there, and the rest of its slice, are read by the index as PostgreSQL
+ * reads them, and the cursor goes on from the last. When most slices of a query missed (a table read in another
  * order than it was written, by an index say), its cursor gives up and every
  * slice goes by the index. Every chunk is checked as PostgreSQL checks it
  * (its number and size), in both ways.
  *
- * Only plain (uncompressed) values out of line in a heap TOAST table are read
- * so; fastjson's stored form is one, being compressed already. Any other
- * value goes through detoast_attr_slice.
+ * Lookups read slices of a value (fastjson_extract.c); output, send and the
+ * casts read whole values the same way (fastjson_toast_fetch). Only plain
+ * (uncompressed) values out of line in a heap TOAST table are read so;
+ * fastjson's stored form is one, being compressed already. Any other value
+ * goes through detoast_attr_slice or detoast_attr.
  */
 #define FASTJSON_TOAST_COMPAT
 #include "fastjson.h"
@@ -47,6 +52,9 @@
 
 /* Slices read before a cursor that mostly missed gives up. */
 #define CURSOR_PROBES 64
+
+/* Pages looked at for a value's short last chunk, from where the last one was. */
+#define TAIL_PAGES 4
 
 /* Copy the chunk in tuple ttup, number seq of value valueid, into result's slice. */
 static void
@@ -127,21 +135,38 @@ cursor_read(FastjsonToastCursor *cur, ItemPointer tid, OffsetNumber maxoff, Oid 
 	/* not back for a chunk of the same value: its short last chunk may lie on an earlier page */
 	if (!same || !ItemPointerIsValid(&cur->front.tid) || ItemPointerCompare(tid, &cur->front.tid) > 0)
 		cur->front = cur->last;
+	else if (seq == total - 1)
+		cur->tail = cur->last;
 	cur->last_valueid = valueid;
 	cur->last_total = total;
 }
 
 /*
- * The chunk seq of valueid on page blk, from offset off on: in *ttup, its
- * buffer pinned in *buf; or false, nothing pinned.
+ * The chunk seq (of size bytes) of valueid on page blk, from offset off on:
+ * in *ttup, or false. *buf is the page pinned last (or InvalidBuffer), kept when it is
+ * blk; the page read stays pinned in *buf either way.
  */
 static bool
 find_on_page(Relation toastrel, Snapshot snapshot, BlockNumber blk, OffsetNumber off, Oid valueid, int32 seq,
-			 HeapTuple ttup, Buffer *buf, OffsetNumber *maxoff)
+			 int32 size, HeapTuple ttup, Buffer *buf, OffsetNumber *maxoff)
 {
 	Page		p;
 
-	*buf = ReadBuffer(toastrel, blk);
+	/*
+	 * the tuple's length, known from the chunk's size: a header, chunk_id and
+	 * chunk_seq, the data's 1- or 4-byte varlena header (room left for a
+	 * longer header); tuples of other lengths are passed over unread
+	 */
+	Size		min_len = SizeofHeapTupleHeader + 8 + 1 + size,
+				max_len = MAXALIGN(SizeofHeapTupleHeader) + 16 + 8 + 4 + size;
+
+	if (BufferIsValid(*buf) && BufferGetBlockNumber(*buf) != blk)
+	{
+		ReleaseBuffer(*buf);
+		*buf = InvalidBuffer;
+	}
+	if (!BufferIsValid(*buf))
+		*buf = ReadBuffer(toastrel, blk);
 	LockBuffer(*buf, BUFFER_LOCK_SHARE);
 	p = BufferGetPage(*buf);
 	*maxoff = PageGetMaxOffsetNumber(p);
@@ -149,7 +174,7 @@ find_on_page(Relation toastrel, Snapshot snapshot, BlockNumber blk, OffsetNumber
 	{
 		ItemId		lp = PageGetItemId(p, off);
 
-		if (!ItemIdIsNormal(lp))
+		if (!ItemIdIsNormal(lp) || ItemIdGetLength(lp) < min_len || ItemIdGetLength(lp) > max_len)
 			continue;
 		ttup->t_data = (HeapTupleHeader) PageGetItem(p, lp);
 		ttup->t_len = ItemIdGetLength(lp);
@@ -161,8 +186,7 @@ find_on_page(Relation toastrel, Snapshot snapshot, BlockNumber blk, OffsetNumber
 			return true;
 		}
 	}
-	UnlockReleaseBuffer(*buf);
-	*buf = InvalidBuffer;
+	LockBuffer(*buf, BUFFER_LOCK_UNLOCK);
 	return false;
 }
 
@@ -174,11 +198,11 @@ find_on_page(Relation toastrel, Snapshot snapshot, BlockNumber blk, OffsetNumber
  * is known: the last one read, for a later chunk of the same value; chunk 0,
  * for an earlier one; for the next value, the value's farthest chunk read.
  * It is looked for on the page that gives, the next one and the one before.
- * In *ttup with its buffer pinned in *buf, or false.
+ * In *ttup, or false; *buf as find_on_page leaves it.
  */
 static bool
 find_near_cursor(Relation toastrel, Snapshot snapshot, FastjsonToastCursor *cur, Oid valueid, int32 seq,
-				 int32 total, HeapTuple ttup, Buffer *buf)
+				 int32 total, int32 size, HeapTuple ttup, Buffer *buf)
 {
 	const FastjsonToastChunkAt *base;
 	int64		ahead;			/* tuples from base to the chunk (0: base itself) */
@@ -229,10 +253,33 @@ find_near_cursor(Relation toastrel, Snapshot snapshot, FastjsonToastCursor *cur,
 		if (tried[i] == InvalidBlockNumber || tried[i] >= cur->nblocks)
 			continue;
 		if (find_on_page(toastrel, snapshot, tried[i], tried[i] == est ? base_off : FirstOffsetNumber,
-						 valueid, seq, ttup, buf, &maxoff))
+						 valueid, seq, size, ttup, buf, &maxoff))
 		{
 			cursor_read(cur, &ttup->t_self, maxoff, valueid, seq, total);
 			return true;
+		}
+	}
+
+	/*
+	 * A short last chunk not after the others went to an earlier page with
+	 * room, as the last value's did: the pages from there on, which a chunk
+	 * of another size costs a look at the page's item pointers only.
+	 */
+	if (seq == total - 1 && size < (int32) TOAST_MAX_CHUNK_SIZE && ItemPointerIsValid(&cur->tail.tid))
+	{
+		BlockNumber blk = ItemPointerGetBlockNumber(&cur->tail.tid);
+
+		for (i = 0; i < TAIL_PAGES; i++, blk++)
+		{
+			if (blk >= cur->nblocks)
+				break;
+			if (blk == tried[0] || blk == tried[1] || blk == tried[2])
+				continue;
+			if (find_on_page(toastrel, snapshot, blk, FirstOffsetNumber, valueid, seq, size, ttup, buf, &maxoff))
+			{
+				cursor_read(cur, &ttup->t_self, maxoff, valueid, seq, total);
+				return true;
+			}
 		}
 	}
 	return false;
@@ -293,6 +340,7 @@ fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength,
 		ItemPointerSetInvalid(&cur->last.tid);
 		ItemPointerSetInvalid(&cur->front.tid);
 		ItemPointerSetInvalid(&cur->first.tid);
+		ItemPointerSetInvalid(&cur->tail.tid);
 		cur->last_valueid = InvalidOid;
 		cur->slices = cur->misses = 0;
 	}
@@ -305,16 +353,26 @@ fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength,
 	near = cur->slices < CURSOR_PROBES || cur->misses * 2 <= cur->slices;
 	if (cur->slices < PG_UINT32_MAX / 4)
 		cur->slices++;
-	for (seq = startchunk; near && seq <= endchunk; seq++)
+	if (near)
 	{
-		HeapTupleData ttup;
-		Buffer		buf;
+		Buffer		buf = InvalidBuffer;	/* the page pinned last, kept for the next chunk */
 
-		if (!find_near_cursor(toastrel, snapshot, cur, valueid, seq, totalchunks, &ttup, &buf))
-			break;
-		copy_chunk(toastrel, &ttup, valueid, seq, totalchunks, attrsize, sliceoffset, slicelength, result);
-		ReleaseBuffer(buf);
+		for (seq = startchunk; seq <= endchunk; seq++)
+		{
+			HeapTupleData ttup;
+
+			int32		size = seq < totalchunks - 1 ? (int32) TOAST_MAX_CHUNK_SIZE
+				: attrsize - (totalchunks - 1) * (int32) TOAST_MAX_CHUNK_SIZE;
+
+			if (!find_near_cursor(toastrel, snapshot, cur, valueid, seq, totalchunks, size, &ttup, &buf))
+				break;
+			copy_chunk(toastrel, &ttup, valueid, seq, totalchunks, attrsize, sliceoffset, slicelength, result);
+		}
+		if (BufferIsValid(buf))
+			ReleaseBuffer(buf);
 	}
+	else
+		seq = startchunk;
 
 	/* the rest by the index, as PostgreSQL reads it */
 	if (seq <= endchunk)
@@ -363,4 +421,25 @@ fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength,
 	}
 	table_close(toastrel, NoLock);
 	return result;
+}
+
+/*
+ * datum detoasted whole, for a function that reads all of it (output, send,
+ * casts): a plain value out of line is read through a cursor kept in the
+ * call's fn_extra, which such a function must leave to it.
+ */
+struct varlena *
+fastjson_toast_fetch(FunctionCallInfo fcinfo, Datum datum)
+{
+	struct varlena *attr = (struct varlena *) DatumGetPointer(datum);
+	struct varatt_external ext;
+
+	if (!VARATT_IS_EXTERNAL_ONDISK(attr) || !fcinfo->flinfo)
+		return PG_DETOAST_DATUM_PACKED(datum);
+	VARATT_EXTERNAL_GET_POINTER(ext, attr);
+	if (VARATT_EXTERNAL_IS_COMPRESSED(ext))
+		return PG_DETOAST_DATUM_PACKED(datum);
+	if (!fcinfo->flinfo->fn_extra)
+		fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(FastjsonToastCursor));
+	return fastjson_toast_slice(attr, 0, VARATT_EXTERNAL_GET_EXTSIZE(ext), fcinfo->flinfo->fn_extra);
 }
