@@ -29,6 +29,17 @@ COMMENT ON FUNCTION fastjson_ndjson_lines(bytea) IS 'each line of newline-delimi
 CREATE FUNCTION fastjson_storage_form(fastjson) RETURNS text
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+-- Storage is extended (it was main), as jsonb's: a row that passes 2 kB has
+-- its large value moved out of line, so the heap stays narrow and a scan
+-- that reads no document reads few pages. A value in blocks is compressed
+-- already (PostgreSQL's compression finds nothing more in it and leaves it
+-- as it is); a lookup in it out of line reads only the TOAST chunks holding
+-- the blocks it needs, found next to the last ones read rather than through
+-- the TOAST index. Plain tapes (values built by functions) are compressed by
+-- PostgreSQL as jsonb's values are. Columns made before this update keep
+-- main until ALTER TABLE ... ALTER COLUMN ... SET STORAGE extended.
+ALTER TYPE fastjson SET (STORAGE = extended);
+
 -- -------------------------------------------------------- aggregates
 
 -- The aggregates' state is now a fastjson value, the array (or object) of the

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Storage `main` against `external` for fastjson, side by side with jsonb.
+"""fastjson's storage choices side by side with jsonb.
 
-Loads one NDJSON event log into three tables (jsonb; fastjson with the type's
-storage, `main`; fastjson with `SET STORAGE external`), then times a bare
+Loads one NDJSON event log into four tables (jsonb; fastjson with the type's
+storage, `extended`; fastjson with `SET STORAGE main`, the type's storage
+before 0.2; fastjson with `SET STORAGE external`), then times a bare
 scan and the lookups of the benchmark's section 3 on each, serially, the
-three tables interleaved (the order rotates each round), and prints the
+four tables interleaved (the order rotates each round), and prints the
 best and median of each with its ratio to jsonb's best, and the tables'
 sizes. Not part of `make bench`: run it against any cluster with libpq's
 environment (PGHOST, PGPORT, PGUSER) and an NDJSON file the server can read:
@@ -46,8 +47,8 @@ QUERIES = {
     ],
 }
 
-VARIANTS = [("jsonb", "jsonb", None), ("fastjson main", "fastjson", None),
-            ("fastjson external", "fastjson", "external")]
+VARIANTS = [("jsonb", "jsonb", None), ("fastjson (extended)", "fastjson", None),
+            ("fastjson main", "fastjson", "main"), ("fastjson external", "fastjson", "external")]
 
 
 def main():
@@ -61,8 +62,8 @@ def main():
     cur.execute("CREATE EXTENSION IF NOT EXISTS fastjson")
     cur.execute("SET max_parallel_workers_per_gather = 0")
     tables = []
-    print("| table | COPY s | heap MB | total MB | sum of pg_column_size MB | values out of line |")
-    print("|---|--:|--:|--:|--:|--:|")
+    print("| table | COPY s | heap MB | total MB | sum of pg_column_size MB | values out of line | compressed by PostgreSQL |")
+    print("|---|--:|--:|--:|--:|--:|--:|")
     for i, (name, typ, storage) in enumerate(VARIANTS):
         tab = "storage_bench_%d" % i
         tables.append(tab)
@@ -81,7 +82,10 @@ def main():
         heap, total, col, toast = cur.fetchone()
         cur.execute("SELECT count(DISTINCT chunk_id) FROM %s" % toast)
         out = cur.fetchone()[0]
-        print("| %s | %.2f | %.1f | %.1f | %.1f | %d |" % (name, copy_s, heap / 1e6, total / 1e6, col / 1e6, out))
+        cur.execute("SELECT count(*) FROM %s WHERE pg_column_compression(doc) IS NOT NULL" % tab)
+        compressed = cur.fetchone()[0]
+        print("| %s | %.2f | %.1f | %.1f | %.1f | %d | %d |" % (name, copy_s, heap / 1e6, total / 1e6, col / 1e6, out,
+                                                         compressed))
     print()
     print("Serial, best (median) of %d interleaved runs, ms; ratio of bests to jsonb's." % args.reps)
     print()

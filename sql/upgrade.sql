@@ -7,7 +7,9 @@ CREATE DATABASE fastjson_upgrade;
 SET client_min_messages = warning;
 CREATE EXTENSION fastjson VERSION '0.1';
 SELECT extversion FROM pg_extension WHERE extname = 'fastjson';
+SELECT typstorage FROM pg_type WHERE typname = 'fastjson';
 CREATE TABLE docs (id int PRIMARY KEY, doc fastjson);
+CREATE TABLE wide_01 (doc fastjson);
 INSERT INTO docs
 SELECT g, format('{"id":%s,"k":"%s","n":%s,"tags":[%s],"nested":{"x":%s,"s":"%s"},"big":"%s"}',
 	g, chr(97 + g % 5), CASE WHEN g % 3 = 0 THEN g || '.50' ELSE g::text END,
@@ -51,6 +53,24 @@ SELECT id FROM docs WHERE doc = '{"nested":{"s":"new","x":2.0},"k":"c"}';
 SELECT v.a::text = b.a AND v.o::text = b.o AS view_same FROM agg_view v, agg_before b;
 SELECT aggfnoid::regprocedure, aggtransfn::regprocedure, aggcombinefn, aggfinalfn, aggtranstype::regtype
 FROM pg_aggregate WHERE aggfnoid::regprocedure::text LIKE 'fastjson%' ORDER BY aggfnoid::regprocedure::text COLLATE "C";
+-- the type's storage is extended from 0.2 on: a table made now gets it, the
+-- tables made with 0.1 keep main, and values move between them unchanged
+SELECT typstorage FROM pg_type WHERE typname = 'fastjson';
+CREATE TABLE docs_02 (id int, doc fastjson);
+SELECT attrelid::regclass AS tab, attstorage FROM pg_attribute
+WHERE attrelid IN ('docs'::regclass, 'wide_01'::regclass, 'docs_02'::regclass) AND attname = 'doc' ORDER BY 1;
+INSERT INTO docs_02 SELECT id, doc FROM docs;
+SELECT count(*) AS rows, count(*) FILTER (WHERE fastjson_send(n.doc) = b.bytes) AS same
+FROM docs_02 n JOIN before b USING (id);
+-- a document of 4 kB that hardly compresses stays in its row in a table made
+-- with 0.1 (main), and goes out of line in one made now, read back the same
+INSERT INTO wide_01 SELECT format('{"h":"%s"}', string_agg(md5(i::text), ''))::fastjson FROM generate_series(1, 120) i;
+INSERT INTO docs_02 SELECT 700, doc FROM wide_01;
+SELECT c.relname AS tab, pg_relation_size(c.reltoastrelid) > 0 AS out_of_line
+FROM pg_class c WHERE c.relname IN ('wide_01', 'docs_02') ORDER BY 1;
+SELECT (SELECT doc FROM wide_01) = (SELECT doc FROM docs_02 WHERE id = 700) AS same_700,
+	(SELECT length(doc ->> 'h') FROM docs_02 WHERE id = 700) AS h_length;
+DROP TABLE docs_02, wide_01;
 -- 0.2's objects are there
 SELECT count(*) FROM fastjson_ndjson_lines(e'{"a":1}\n{"a":');
 RESET enable_seqscan;
