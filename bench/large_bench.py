@@ -4,9 +4,10 @@ jsonb, side by side in one run, each type with its default storage. The rows
 are the statuses of the corpus's twitter.json, each with a text member of
 about 15 kB added last ("body": words of the statuses' texts, drawn with a
 fixed seed), about 6 kB compressed.
-jsonb (storage extended) stores them out of line and detoasts the whole value
-for every lookup; fastjson (storage main) keeps them compressed in the row
-and decodes only the start a lookup needs. The timed runs interleave the two
+Both types' storage (extended) stores them out of line. jsonb detoasts the
+whole value for every lookup; fastjson reads only the TOAST chunks holding
+the blocks a lookup needs, found next to the chunks read last rather than
+through the TOAST index, and decodes only the start of those blocks. The timed runs interleave the two
 types, best of REPS (median in parentheses). Prints a markdown section.
 
 usage: large_bench.py --corpus DIR --file OUT.ndjson --rows N --reps N
@@ -66,10 +67,11 @@ def main():
            "%s bytes on average added last, %s rows (%.1f MB of NDJSON, mean line %s bytes), loaded "
            "with COPY into a "
            "jsonb and a fastjson table (default pglz compression, each type's default storage). Such rows "
-           "are compressed. jsonb's storage (extended) moves them out of line, and a lookup fetches "
-           "the TOAST chunks and decompresses the whole value; fastjson's (main) keeps them in the row, "
-           "one to a page, and a lookup decodes only the start of the value it needs (the heap column "
-           "shows where the values are). Serial scans, the timed runs of the two types "
+           "are compressed, and both types' storage (extended) moves them out of line. A lookup in jsonb "
+           "fetches every TOAST chunk of the value, through the TOAST index, and decompresses all of it; "
+           "one in fastjson fetches only the chunks holding the blocks it needs, found next to the chunks "
+           "read last, and decodes only the start of those blocks (the heap column shows where the "
+           "values are). Serial scans, the timed runs of the two types "
            "interleaved, best of %d (median)." % (nstatuses, f"{body:,}", f"{args.rows:,}", size / 1e6,
                                                   f"{size // max(args.rows, 1):,}", args.reps), ""]
     with psycopg.connect(dbname="postgres", autocommit=True) as conn:

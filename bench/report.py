@@ -534,8 +534,8 @@ class Report:
                     "size." % setting)
         if not any(rings.values()):
             return (" Every table's heap fits in a quarter of `shared_buffers` (%s), so the scans read it from "
-                    "shared buffers once warm (values stored out of line are fetched from the TOAST table "
-                    "through its index, also from shared buffers when they fit)." % setting)
+                    "shared buffers once warm (values stored out of line are fetched from the TOAST table, "
+                    "also from shared buffers when they fit)." % setting)
         return (" The heaps of %s are larger than a quarter of `shared_buffers` (%s) and are read through a "
                 "small ring of buffers from the kernel's page cache; those of %s fit and are scanned from "
                 "shared buffers once warm." % (

@@ -26,8 +26,8 @@ the kind:
 Nothing else changes: every document keeps its own keys in their order, its values and its
 number spellings (every number of these three files prints back as written), and no field
 is added. The edits make every row distinct. Tweets average 4.7 kB: as text every one
-compresses with pglz and nine in ten then stay inline, as jsonb (storage extended) most are
-stored out of line (TOAST), as fastjson (storage main) they stay in the row, compressed.
+compresses with pglz and nine in ten then stay inline, as jsonb most are stored out of line
+(TOAST), as fastjson too, in its block form (both types' storage is extended).
 GitHub events average 1.8 kB (a fifth of them compress), product rows 0.4 kB (stored as
 they are). The rows have no key in common, so the log's queries each read the kind that
 has the key and get NULL from the others.
