@@ -191,6 +191,36 @@ find_on_page(Relation toastrel, Snapshot snapshot, BlockNumber blk, OffsetNumber
 }
 
 /*
+ * Ask the CPU for the tuple after the farthest chunk read, when it is on the
+ * page still pinned in buf: in a table read in the order it was written,
+ * the next value's chunk 0, which the next call reads (and copies whole).
+ * Only a hint: the page is read without its lock, and an item pointer
+ * another backend is writing at that moment at worst points the prefetch at
+ * the wrong bytes of the page.
+ */
+static void
+prefetch_next_chunk(Buffer buf, const FastjsonToastCursor *cur)
+{
+	Page		p = BufferGetPage(buf);
+	OffsetNumber off;
+	ItemId		lp;
+	const char *t;
+	Size		k;
+
+	if (!ItemPointerIsValid(&cur->front.tid) || ItemPointerGetBlockNumber(&cur->front.tid) != BufferGetBlockNumber(buf))
+		return;
+	off = ItemPointerGetOffsetNumber(&cur->front.tid) + 1;
+	if (off > PageGetMaxOffsetNumber(p))
+		return;
+	lp = PageGetItemId(p, off);
+	if (!ItemIdIsNormal(lp) || ItemIdGetOffset(lp) + ItemIdGetLength(lp) > BLCKSZ)
+		return;
+	t = (const char *) PageGetItem(p, lp);
+	for (k = 0; k < ItemIdGetLength(lp); k += 64)
+		__builtin_prefetch(t + k);
+}
+
+/*
  * The chunk seq of valueid where the cursor says it should be. The chunks
  * of a value are stored one after another, EXTERN_TUPLES_PER_PAGE to a page
  * (a value's last, short chunk may go to an earlier page with room); the
@@ -369,7 +399,10 @@ fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength,
 			copy_chunk(toastrel, &ttup, valueid, seq, totalchunks, attrsize, sliceoffset, slicelength, result);
 		}
 		if (BufferIsValid(buf))
+		{
+			prefetch_next_chunk(buf, cur);
 			ReleaseBuffer(buf);
+		}
 	}
 	else
 		seq = startchunk;
