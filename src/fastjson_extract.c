@@ -397,16 +397,17 @@ typedef struct stored_reader
 /*
  * Start reading attr, in the stored form of stored_len bytes. head, when not
  * NULL, is a first slice already fetched of a value out of line or
- * compressed, which the reader takes over (stored_close frees it).
+ * compressed, which the reader takes over (stored_close frees it). Slices
+ * out of line are read through toast, when not NULL (fastjson_toast.c).
  */
 static void
 stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct varlena *head,
-			FastjsonSlices *slices)
+			FastjsonToastCursor *toast)
 {
 	fj_error	err;
 
 	r->attr = attr;
-	r->toast = slices ? &slices->toast : NULL;
+	r->toast = toast;
 	r->stored_len = stored_len;
 	r->refetched = false;
 	if (!VARATT_IS_EXTENDED(attr))
@@ -643,7 +644,7 @@ lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, st
 	const uint8_t *value;
 	fj_found	found;
 
-	stored_open(&r, attr, stored_len, head, slices);
+	stored_open(&r, attr, stored_len, head, slices ? &slices->toast : NULL);
 	found = stored_follow(&r, pp, &value);
 	count_first_fetch(slices, &r);
 	stored_close(&r);
@@ -814,7 +815,7 @@ fastjson_doc_open(FunctionCallInfo fcinfo, int argno)
 
 		if (VARSIZE_ANY_EXHDR(head) > 0 && fj_is_stored(((const uint8_t *) VARDATA_ANY(head))[0]))
 		{
-			stored_open(&d->stored, attr, total, head, d->slices);
+			stored_open(&d->stored, attr, total, head, &d->slices->toast);
 			d->in_blocks = true;
 		}
 		else

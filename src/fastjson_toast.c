@@ -23,9 +23,9 @@
  * look at the page's item pointers. A chunk_id is unique in its TOAST
  * table, so that tuple is the chunk the index would give. A chunk not found
  * there, and the rest of its slice, are read by the index as PostgreSQL
- * reads them, and the cursor goes on from the last. When most slices of a query missed (a table read in another
- * order than it was written, by an index say), its cursor gives up and every
- * slice goes by the index. Every chunk is checked as PostgreSQL checks it
+ * reads them, and the cursor goes on from the last. When most slices of a
+ * query missed (a table read in another order than it was written, by an
+ * index say), its cursor gives up and every slice goes by the index. Every chunk is checked as PostgreSQL checks it
  * (its number and size), in both ways.
  *
  * Lookups read slices of a value (fastjson_extract.c); output, send and the
@@ -55,6 +55,14 @@
 
 /* Pages looked at for a value's short last chunk, from where the last one was. */
 #define TAIL_PAGES 4
+
+/* The size of chunk seq of a value of attrsize bytes in totalchunks chunks. */
+static inline int32
+chunk_size(int32 seq, int32 totalchunks, int32 attrsize)
+{
+	return seq < totalchunks - 1 ? (int32) TOAST_MAX_CHUNK_SIZE
+		: attrsize - (totalchunks - 1) * (int32) TOAST_MAX_CHUNK_SIZE;
+}
 
 /* Copy the chunk in tuple ttup, number seq of value valueid, into result's slice. */
 static void
@@ -91,8 +99,7 @@ copy_chunk(Relation toastrel, HeapTuple ttup, Oid valueid, int32 seq, int32 tota
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg_internal("found toasted toast chunk for toast value %u in %s", valueid,
 								 RelationGetRelationName(toastrel))));
-	expected = seq < totalchunks - 1 ? (int32) TOAST_MAX_CHUNK_SIZE
-		: attrsize - (totalchunks - 1) * (int32) TOAST_MAX_CHUNK_SIZE;
+	expected = chunk_size(seq, totalchunks, attrsize);
 	if (size != expected)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
@@ -143,8 +150,8 @@ cursor_read(FastjsonToastCursor *cur, ItemPointer tid, OffsetNumber maxoff, Oid 
 
 /*
  * The chunk seq (of size bytes) of valueid on page blk, from offset off on:
- * in *ttup, or false. *buf is the page pinned last (or InvalidBuffer), kept when it is
- * blk; the page read stays pinned in *buf either way.
+ * in *ttup, or false. *buf is the page pinned last (or InvalidBuffer), kept
+ * when it is blk; the page read stays pinned in *buf either way.
  */
 static bool
 find_on_page(Relation toastrel, Snapshot snapshot, BlockNumber blk, OffsetNumber off, Oid valueid, int32 seq,
@@ -391,10 +398,8 @@ fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength,
 		{
 			HeapTupleData ttup;
 
-			int32		size = seq < totalchunks - 1 ? (int32) TOAST_MAX_CHUNK_SIZE
-				: attrsize - (totalchunks - 1) * (int32) TOAST_MAX_CHUNK_SIZE;
-
-			if (!find_near_cursor(toastrel, snapshot, cur, valueid, seq, totalchunks, size, &ttup, &buf))
+			if (!find_near_cursor(toastrel, snapshot, cur, valueid, seq, totalchunks,
+								  chunk_size(seq, totalchunks, attrsize), &ttup, &buf))
 				break;
 			copy_chunk(toastrel, &ttup, valueid, seq, totalchunks, attrsize, sliceoffset, slicelength, result);
 		}
