@@ -188,6 +188,33 @@ SELECT (SELECT blocks FROM toast_steps WHERE step = 'lookup') <= 2 AS tape_looku
 		(SELECT blocks FROM toast_steps WHERE step = 'blocks whole') AS last_member_reads_under_half;
 COMMIT;
 
+-- the members after an event's large payload (row 9: "public", "created_at"
+-- and "dup"), kept as they are in the header of the stored form (its tail),
+-- are read from the first TOAST chunk, as the first member is: no block
+-- past the first is fetched, nor decoded
+SELECT id, fastjson_storage_form(doc) AS form, pg_column_size(doc) > 20000 AS large FROM stored_external WHERE id = 9;
+BEGIN;
+CREATE TEMP TABLE toast_blocks3 (step text, fetched bigint);
+INSERT INTO toast_blocks3 SELECT 'before', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'stored_external'::regclass;
+SELECT doc ->> 'id' AS first_member FROM stored_external WHERE id = 9;
+INSERT INTO toast_blocks3 SELECT 'first', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'stored_external'::regclass;
+SELECT doc ->> 'dup' AS last_member, doc -> 'public' AS public, doc ? 'created_at' AS has_created_at,
+	doc @> '{"created_at":"2026-12-03"}' AS contains_created_at FROM stored_external WHERE id = 9;
+INSERT INTO toast_blocks3 SELECT 'tail', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'stored_external'::regclass;
+SELECT length(doc::text) AS text_length FROM stored_external WHERE id = 9;
+INSERT INTO toast_blocks3 SELECT 'whole', pg_stat_get_xact_blocks_fetched(reltoastrelid)
+	FROM pg_class WHERE oid = 'stored_external'::regclass;
+CREATE TEMP TABLE toast_steps3 AS
+SELECT step, fetched - lag(fetched) OVER (ORDER BY ctid) AS blocks FROM toast_blocks3;
+SELECT (SELECT blocks FROM toast_steps3 WHERE step = 'tail') <= 4 * (SELECT blocks FROM toast_steps3 WHERE step = 'first')
+		AS tail_reads_as_the_first_member,
+	(SELECT blocks FROM toast_steps3 WHERE step = 'whole') > 8 * (SELECT blocks FROM toast_steps3 WHERE step = 'first')
+		AS whole_reads_many_more;
+COMMIT;
+
 -- the same for -> n near the start of an array root, and for ?&, ?| and <@
 -- on keys near the start of an object (row 7), out of line: each query reads
 -- fewer TOAST blocks than the whole value (a few a key, where the whole

@@ -102,6 +102,7 @@ typedef enum fj_code
 	X(FJ_R_STORE_BLOCK, FJ_ERR_TAPE, "A block of a stored tape does not decompress to its size.") \
 	X(FJ_R_STORE_FLAGS, FJ_ERR_TAPE, "Stored tape's version or flags byte is not its tape's.") \
 	X(FJ_R_STORE_KEYS, FJ_ERR_TAPE, "Stored tape's root keys are not its root's.") \
+	X(FJ_R_STORE_TAIL, FJ_ERR_TAPE, "Stored tape's tail is not its root's last members.") \
 	/* CBOR input */ \
 	X(FJ_R_CBOR_EMPTY, FJ_ERR_CBOR, "The input is empty.") \
 	X(FJ_R_CBOR_TRUNCATED, FJ_ERR_CBOR, "The input is truncated: a data item, or a length or count it declares, runs past the end.") \

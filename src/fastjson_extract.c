@@ -430,7 +430,7 @@ stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct va
 			/* a long block index: the slice up to its end and one chunk more */
 			memcpy(&len, r->stored + 2, 4);
 			index = fj_store_index_at(r->stored, r->have_bytes);
-			index = (index ? index : FJ_STORE_HEADER + 1 + FJ_KEY_INDEX_MIN) +
+			index = (index ? index : FJ_STORE_HEADER + 1 + FJ_KEY_INDEX_MIN + 1 + FJ_STORE_TAIL_MAX) +
 				(size_t) ((len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2) * 4;
 			if (index > r->have_bytes && index <= stored_len)
 			{
@@ -448,6 +448,9 @@ stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct va
 	r->data_at = (size_t) (r->s.data - r->stored);
 	r->tape = palloc(r->s.tape_len + 8);
 	r->have = palloc0(r->s.nblocks * sizeof(uint16_t));
+	/* the tail (method 3) is in the header: at hand from the start */
+	if (r->s.tail)
+		memcpy(r->tape + r->s.blocks_len, r->s.tail, r->s.tail_len);
 }
 
 /* Done with r: the first slice goes (values found live in r->tape, which stays). */
@@ -544,7 +547,7 @@ stored_follow(stored_reader *r, const parsed_path *pp, const uint8_t **value)
 	fj_error	err;
 	uint32_t	from = 0,
 				last = 0;		/* block 0 first: the root's header and front key index */
-	size_t		need_end = Min((size_t) s->tape_len, (size_t) STORED_FIRST_DECODE);
+	size_t		need_end = Min((size_t) s->blocks_len, (size_t) STORED_FIRST_DECODE);
 
 	/* a key that the root's keys, when the header has them, say it lacks: nothing to decode */
 	if (pp->n > 0 && !pp->has_null && pp->keys[0] && !fj_store_root_may_have(s, pp->keys[0], (size_t) pp->lens[0]))
@@ -552,7 +555,7 @@ stored_follow(stored_reader *r, const parsed_path *pp, const uint8_t **value)
 	for (;;)
 	{
 		fj_window	w = {.avail = s->tape_len - FJ_TAPE_HEADER, .have = r->have, .origin = FJ_TAPE_HEADER,
-		.block_log2 = FJ_STORE_BLOCK_LOG2};
+		.block_log2 = FJ_STORE_BLOCK_LOG2, .tail = s->tail_len};
 		fj_found	found;
 		uint32_t	b;
 
@@ -566,7 +569,7 @@ stored_follow(stored_reader *r, const parsed_path *pp, const uint8_t **value)
 		if (found == FJ_FOUND && !fj_value_self_contained(*value))
 		{
 			/* string references in it point back, maybe into blocks not read: read all before it */
-			size_t		end = (size_t) (*value - r->tape) + fj_value_size(*value);
+			size_t		end = Min((size_t) (*value - r->tape) + fj_value_size(*value), (size_t) s->blocks_len);
 
 			for (b = 0; b < s->nblocks && ((size_t) b << FJ_STORE_BLOCK_LOG2) < end &&
 				 r->have[b] >= Min((size_t) fj_store_block_size(s, b), end - ((size_t) b << FJ_STORE_BLOCK_LOG2)); b++)
@@ -582,7 +585,8 @@ stored_follow(stored_reader *r, const parsed_path *pp, const uint8_t **value)
 		if (found != FJ_MORE)
 			return found;
 		from = (uint32_t) ((FJ_TAPE_HEADER + w.need_from) >> FJ_STORE_BLOCK_LOG2);
-		need_end = FJ_TAPE_HEADER + w.need_to;
+		/* the tail is at hand: a range reaching into it needs the blocks up to it */
+		need_end = Min(FJ_TAPE_HEADER + w.need_to, (size_t) s->blocks_len);
 		last = (uint32_t) ((need_end - 1) >> FJ_STORE_BLOCK_LOG2);
 		/* a valid tape asks only for bytes it has and that are not there yet */
 		if (last >= s->nblocks || from > last)

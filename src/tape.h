@@ -702,8 +702,9 @@ const uint8_t *fj_array_get(const uint8_t *arr, int64_t i);
  * container looked in: its first avail bytes (a prefix of a stored value),
  * or, with have, those of them in the parts of blocks decoded so far (a
  * stored tape, src/tape_store.h: have[b] is how many bytes of block b, from
- * its start, are there, a block being decoded by prefix or whole; the
- * container starts origin bytes into the tape).
+ * its start, are there, a block being decoded by prefix or whole, and the
+ * last tail of the avail bytes are there whatever have says, the tail of a
+ * stored tape kept as it is; the container starts origin bytes into the tape).
  */
 typedef struct fj_window
 {
@@ -711,6 +712,7 @@ typedef struct fj_window
 	const uint16_t *have;		/* NULL: all of the first avail bytes are there */
 	size_t		origin;			/* with have: the container's offset in the tape */
 	unsigned	block_log2;		/* with have: log2 of the block size (at most 16) */
+	size_t		tail;			/* with have: the last bytes of avail that are all there */
 	size_t		need_from,		/* FJ_MORE: the bytes, from the container, */
 				need_to;		/* that decide and are not there */
 } fj_window;

@@ -39,18 +39,27 @@ static inline bool
 window_has(const fj_window *w, size_t from, size_t to)
 {
 	size_t		b,
-				last;
+				last,
+				tail_from;
 
 	if (to > w->avail)
 		return false;
 	if (!w->have || to <= from)
 		return true;
-	last = (w->origin + to - 1) >> w->block_log2;
+	/* the tail is all there (a container in it too); of a range reaching into it, the blocks must hold the rest */
+	tail_from = w->tail < w->avail ? w->avail - w->tail : 0;
+	if (from >= tail_from)
+		return true;
+	if (to > tail_from)
+		to = tail_from;
+	from += w->origin;
+	to += w->origin;
+	last = (to - 1) >> w->block_log2;
 	/* the blocks before the last must be there whole, the last up to the end of the range */
-	for (b = (w->origin + from) >> w->block_log2; b < last; b++)
+	for (b = from >> w->block_log2; b < last; b++)
 		if (w->have[b] < (1u << w->block_log2))
 			return false;
-	return w->have[last] >= w->origin + to - (last << w->block_log2);
+	return w->have[last] >= to - (last << w->block_log2);
 }
 
 #define HAVE(from, to) \

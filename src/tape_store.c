@@ -8,7 +8,7 @@
 #include <lz4.h>
 #include <string.h>
 
-/* The size of block i of a tape of len bytes. */
+/* The size of block i of blocks holding len bytes of a tape. */
 static inline uint32_t
 block_size(uint32_t len, uint32_t i)
 {
@@ -64,15 +64,76 @@ root_key_fingerprints(const uint8_t *root, const uint8_t *keys_end, uint8_t *fps
 	return n == count && p == end ? n : 0;
 }
 
+/*
+ * Where the tail of tape[0..len) starts (tape_store.h, method 3): the first
+ * of the root object's last members that together take at most
+ * FJ_STORE_TAIL_MAX bytes, run to the tape's end and hold no string
+ * reference that points out of them (so a lookup of one needs nothing
+ * before it but where it starts); len when there is none: the root is not
+ * an object, its key index follows its members, or its last member is too
+ * long or refers back. *member, when not NULL, gets whether offset at is
+ * where one of the root's members starts. Every read is bounded by len (a
+ * tape decompressed from a stored one is not yet trusted).
+ */
+static size_t
+root_tail_at(const uint8_t *tape, size_t len, size_t at, bool *member)
+{
+	const uint8_t *root = tape + FJ_TAPE_HEADER,
+			   *end = tape + len,
+			   *p;
+	size_t		tail = len;
+	bool		seen = false;
+
+	if (member)
+		*member = false;
+	if (len <= FJ_TAPE_HEADER || FJ_TYPE(root[0]) != FJ_OBJECT ||
+		(size_t) (end - root) < fj_value_head_size(root[0]) ||
+		fj_value_size(root) != (size_t) (end - root))
+		return len;
+	/* an index after the members (a large object) ends the tape instead of them */
+	if (fj_container_members_end(root) != end ||
+		(size_t) (fj_container_members(root) - root) > (size_t) (end - root))
+		return len;
+	p = fj_container_members(root);
+	while (p < end)
+	{
+		const uint8_t *m = p;
+		bool		whole = true;
+		int			part;
+
+		seen = seen || (size_t) (m - tape) == at;
+		/* its key, then its value */
+		for (part = 0; part < 2; part++)
+		{
+			size_t		n;
+
+			if (p >= end || (size_t) (end - p) < fj_value_head_size(p[0]) ||
+				(n = fj_value_size(p)) > (size_t) (end - p))
+				return len;
+			whole = whole && fj_value_self_contained(p);
+			p += n;
+		}
+		if (!whole)
+			tail = len;
+		else if (tail == len && (size_t) (end - m) <= FJ_STORE_TAIL_MAX)
+			tail = (size_t) (m - tape);
+	}
+	if (member)
+		*member = seen;
+	return tail;
+}
+
 bool
 fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t prefix, fj_buf *out)
 {
 	uint32_t	nblocks,
 				i,
 				end = 0,
-				nkeys;
+				nkeys,
+				blocks_len;
 	size_t		index,
 				index_at,
+				tail,
 				bound;
 	uint8_t    *head,
 			   *data,
@@ -81,10 +142,12 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 	memset(out, 0, sizeof(*out));
 	if (len < FJ_STORE_MIN || len > (size_t) INT32_MAX)
 		return false;
-	nblocks = (uint32_t) ((len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2);
-	index = (size_t) nblocks * 4;
 	nkeys = root_key_fingerprints(tape + FJ_TAPE_HEADER, NULL, fps);
-	index_at = FJ_STORE_HEADER + (nkeys ? 1 + nkeys : 0);
+	tail = len - root_tail_at(tape, len, 0, NULL);
+	blocks_len = (uint32_t) (len - tail);
+	nblocks = (blocks_len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2;
+	index = (size_t) nblocks * 4;
+	index_at = FJ_STORE_HEADER + (nkeys || tail ? 1 + nkeys : 0) + (tail ? 1 + tail : 0);
 	/* every block at its worst (stored raw) fits: no growth while writing */
 	bound = prefix + index_at + index + (size_t) LZ4_compressBound(FJ_STORE_BLOCK) * nblocks;
 	if (!fj_buf_reserve(a, out, bound))
@@ -95,15 +158,20 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 	head[1] = tape[1];
 	store32(head + 2, (uint32_t) len);
 	head[6] = FJ_STORE_BLOCK_LOG2;
-	head[7] = nkeys ? FJ_STORE_METHOD_LZ4_KEYS : FJ_STORE_METHOD_LZ4;
-	if (nkeys)
+	head[7] = tail ? FJ_STORE_METHOD_LZ4_TAIL : nkeys ? FJ_STORE_METHOD_LZ4_KEYS : FJ_STORE_METHOD_LZ4;
+	if (nkeys || tail)
 	{
 		head[FJ_STORE_HEADER] = (uint8_t) nkeys;
 		memcpy(head + FJ_STORE_HEADER + 1, fps, nkeys);
 	}
+	if (tail)
+	{
+		head[FJ_STORE_HEADER + 1 + nkeys] = (uint8_t) tail;
+		memcpy(head + FJ_STORE_HEADER + 2 + nkeys, tape + blocks_len, tail);
+	}
 	for (i = 0; i < nblocks; i++)
 	{
-		uint32_t	n = block_size((uint32_t) len, i);
+		uint32_t	n = block_size(blocks_len, i);
 		const char *src = (const char *) tape + ((size_t) i << FJ_STORE_BLOCK_LOG2);
 		int			c = LZ4_compress_default(src, (char *) data + end, (int) n, LZ4_compressBound((int) n));
 
@@ -134,11 +202,18 @@ fj_store_open(const uint8_t *stored, size_t len, fj_stored *s, fj_error *err)
 size_t
 fj_store_index_at(const uint8_t *stored, size_t have)
 {
+	size_t		keys_end;
+
 	if (have < FJ_STORE_HEADER)
 		return 0;
-	if (stored[7] != FJ_STORE_METHOD_LZ4_KEYS)
+	if (stored[7] != FJ_STORE_METHOD_LZ4_KEYS && stored[7] != FJ_STORE_METHOD_LZ4_TAIL)
 		return FJ_STORE_HEADER;
-	return have > FJ_STORE_HEADER ? FJ_STORE_HEADER + 1 + (size_t) stored[FJ_STORE_HEADER] : 0;
+	if (have <= FJ_STORE_HEADER)
+		return 0;
+	keys_end = FJ_STORE_HEADER + 1 + (size_t) stored[FJ_STORE_HEADER];
+	if (stored[7] == FJ_STORE_METHOD_LZ4_KEYS)
+		return keys_end;
+	return have > keys_end ? keys_end + 1 + (size_t) stored[keys_end] : 0;
 }
 
 fj_code
@@ -157,24 +232,39 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 	if (!fj_tape_version_readable(stored[0] & ~FJ_STORE_MARK))
 		return fj_fail(err, FJ_R_TAPE_VERSION, 0);
 	if (stored[6] != FJ_STORE_BLOCK_LOG2 ||
-		(stored[7] != FJ_STORE_METHOD_LZ4 && stored[7] != FJ_STORE_METHOD_LZ4_KEYS))
+		(stored[7] != FJ_STORE_METHOD_LZ4 && stored[7] != FJ_STORE_METHOD_LZ4_KEYS &&
+		 stored[7] != FJ_STORE_METHOD_LZ4_TAIL))
 		return fj_fail(err, FJ_R_STORE_METHOD, 6);
 	memcpy(&s->tape_len, stored + 2, 4);
 	if (s->tape_len < FJ_STORE_MIN || s->tape_len > (uint32_t) INT32_MAX)
 		return fj_fail(err, FJ_R_STORE_LENGTH, 2);
 	s->root_keys = NULL;
 	s->nroot_keys = 0;
+	s->tail = NULL;
+	s->tail_len = 0;
 	index_at = fj_store_index_at(stored, have);
 	if (index_at == 0 || index_at > have)
 		return fj_fail(err, FJ_R_STORE_SHORT, FJ_STORE_HEADER);
-	if (stored[7] == FJ_STORE_METHOD_LZ4_KEYS)
+	if (stored[7] != FJ_STORE_METHOD_LZ4)
 	{
 		s->nroot_keys = stored[FJ_STORE_HEADER];
-		s->root_keys = stored + FJ_STORE_HEADER + 1;
-		if (s->nroot_keys == 0 || s->nroot_keys > FJ_KEY_INDEX_MIN)
+		/* method 3 may list no keys (a root with a key index), method 2 must */
+		if (s->nroot_keys > FJ_KEY_INDEX_MIN || (s->nroot_keys == 0 && stored[7] == FJ_STORE_METHOD_LZ4_KEYS))
 			return fj_fail(err, FJ_R_STORE_KEYS, FJ_STORE_HEADER);
+		s->root_keys = s->nroot_keys ? stored + FJ_STORE_HEADER + 1 : NULL;
 	}
-	nblocks = (s->tape_len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2;
+	if (stored[7] == FJ_STORE_METHOD_LZ4_TAIL)
+	{
+		size_t		t_at = FJ_STORE_HEADER + 1 + s->nroot_keys;
+
+		s->tail_len = stored[t_at];
+		s->tail = stored + t_at + 1;
+		if (s->tail_len == 0 || s->tail_len > FJ_STORE_TAIL_MAX)
+			return fj_fail(err, FJ_R_STORE_TAIL, t_at);
+	}
+	/* FJ_STORE_MIN > FJ_STORE_TAIL_MAX: the blocks hold the tape's header */
+	s->blocks_len = s->tape_len - s->tail_len;
+	nblocks = (s->blocks_len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2;
 	if ((have - index_at) / 4 < nblocks)
 		return fj_fail(err, FJ_R_STORE_SHORT, index_at);
 	s->index_at = (uint32_t) index_at;
@@ -191,7 +281,7 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 		memcpy(&e, s->ends + (size_t) i * 4, 4);
 		/* a raw block is exactly its size; the last end is the end of the data */
 		if ((e & ~FJ_STORE_RAW) < prev || (e & ~FJ_STORE_RAW) > s->data_len ||
-			((e & FJ_STORE_RAW) && (e & ~FJ_STORE_RAW) - prev != block_size(s->tape_len, i)) ||
+			((e & FJ_STORE_RAW) && (e & ~FJ_STORE_RAW) - prev != block_size(s->blocks_len, i)) ||
 			(i == nblocks - 1 && (e & ~FJ_STORE_RAW) != s->data_len))
 			return fj_fail(err, FJ_R_STORE_BLOCKS, index_at + (size_t) i * 4);
 		prev = e & ~FJ_STORE_RAW;
@@ -217,7 +307,7 @@ fj_store_decode_block_at(const fj_stored *s, uint32_t i, const uint8_t *data, ui
 {
 	size_t		start,
 				end;
-	uint32_t	n = block_size(s->tape_len, i),
+	uint32_t	n = block_size(s->blocks_len, i),
 				e;
 	uint8_t    *dst = tape + ((size_t) i << FJ_STORE_BLOCK_LOG2);
 
@@ -233,7 +323,7 @@ fj_store_decode_block_at(const fj_stored *s, uint32_t i, const uint8_t *data, ui
 uint32_t
 fj_store_block_size(const fj_stored *s, uint32_t i)
 {
-	return block_size(s->tape_len, i);
+	return block_size(s->blocks_len, i);
 }
 
 fj_code
@@ -243,7 +333,7 @@ fj_store_decode_block_prefix(const fj_stored *s, uint32_t i, const uint8_t *data
 	size_t		start,
 				end,
 				size;
-	uint32_t	n = block_size(s->tape_len, i),
+	uint32_t	n = block_size(s->blocks_len, i),
 				e;
 	uint8_t    *dst = tape + ((size_t) i << FJ_STORE_BLOCK_LOG2);
 	bool		all;
@@ -300,6 +390,8 @@ fj_store_decode(const fj_stored *s, uint8_t *tape, fj_error *err)
 	for (i = 0; i < s->nblocks; i++)
 		if ((rc = fj_store_decode_block(s, i, tape, err)) != FJ_OK)
 			return rc;
+	if (s->tail)
+		memcpy(tape + s->blocks_len, s->tail, s->tail_len);
 	/* the version and flags bytes in the header are the tape's own, and so are the root's keys */
 	if (tape[0] != s->version || tape[1] != s->flags)
 		return fj_fail(err, FJ_R_STORE_FLAGS, 1);
@@ -311,6 +403,15 @@ fj_store_decode(const fj_stored *s, uint8_t *tape, fj_error *err)
 			root_key_fingerprints(tape + FJ_TAPE_HEADER, tape + s->tape_len, fps) != s->nroot_keys ||
 			memcmp(fps, s->root_keys, s->nroot_keys) != 0)
 			return fj_fail(err, FJ_R_STORE_KEYS, FJ_STORE_HEADER);
+	}
+	if (s->tail)
+	{
+		bool		member;
+
+		/* the tail is where one of the root's members starts, and runs to the end */
+		(void) root_tail_at(tape, s->tape_len, s->blocks_len, &member);
+		if (!member)
+			return fj_fail(err, FJ_R_STORE_TAIL, FJ_STORE_HEADER + 1 + s->nroot_keys);
 	}
 	return FJ_OK;
 }

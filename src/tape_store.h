@@ -11,20 +11,27 @@
  *   byte 1        the tape's flags byte (so readers need not decompress it)
  *   bytes 2-5     the tape's length (little-endian), header included
  *   byte 6        log2 of the block size (13: 8 kB blocks)
- *   byte 7        the method: 1 = LZ4, 2 = LZ4 and the root's keys; other
- *                 values are errors
- *   method 2      when the root is an object without a key index (1 to 8
- *                 members): 1 byte n, its member count, then n bytes, the
- *                 fingerprint of each member's key (fj_key_fingerprint), in
- *                 member order, so that a lookup of a key the root lacks
- *                 decompresses nothing
- *   then          nblocks = ceil(length / block size) 4-byte entries: the end
- *                 of each block's data, counted from the start of the data,
- *                 bit 31 set when the block is stored as it is (raw)
+ *   byte 7        the method: 1 = LZ4, 2 = LZ4 and the root's keys, 3 = LZ4,
+ *                 the root's keys and its tail; other values are errors
+ *   methods 2, 3  1 byte n, then n bytes: when the root is an object without
+ *                 a key index (1 to 8 members), n is its member count and the
+ *                 bytes are the fingerprint of each member's key
+ *                 (fj_key_fingerprint), in member order, so that a lookup of
+ *                 a key the root lacks decompresses nothing; n is 0 for any
+ *                 other root (method 3 only)
+ *   method 3      1 byte t (1 to FJ_STORE_TAIL_MAX), then t bytes: the tape's
+ *                 last t bytes, as they are: the root object's last members
+ *                 (the tail), so that a lookup of one of them, past the
+ *                 root's large members, decompresses only the bytes before
+ *                 it that say where it starts
+ *   then          nblocks = ceil((length - t) / block size) 4-byte entries:
+ *                 the end of each block's data, counted from the start of
+ *                 the data, bit 31 set when the block is stored as it is (raw)
  *   then          the blocks' data, one after another
  *
  * Block i decompresses to bytes [i * block size, min((i + 1) * block size,
- * length)) of the tape, which is an ordinary version 3 tape (src/tape.h).
+ * length - t)) of the tape (t = 0 before method 3), which is an ordinary
+ * version 3 tape (src/tape.h).
  */
 #ifndef FJ_TAPE_STORE_H
 #define FJ_TAPE_STORE_H
@@ -37,6 +44,8 @@
 #define FJ_STORE_BLOCK (1u << FJ_STORE_BLOCK_LOG2)
 #define FJ_STORE_METHOD_LZ4 1
 #define FJ_STORE_METHOD_LZ4_KEYS 2	/* LZ4, and the keys of a small root object */
+#define FJ_STORE_METHOD_LZ4_TAIL 3	/* LZ4, the root's keys (maybe none), its tail */
+#define FJ_STORE_TAIL_MAX 128	/* the longest tail kept as it is */
 #define FJ_STORE_RAW 0x80000000u	/* block end flag: stored as it is */
 #define FJ_STORE_MIN 2000		/* shorter tapes are stored as they are */
 
@@ -50,8 +59,11 @@ fj_is_stored(uint8_t first)
 /* A stored tape's header, read and checked (fj_store_open). */
 typedef struct fj_stored
 {
-	const uint8_t *root_keys;	/* method 2: the root keys' fingerprints; else NULL */
+	const uint8_t *root_keys;	/* methods 2, 3: the root keys' fingerprints; else NULL */
 	uint32_t	nroot_keys;		/* how many */
+	const uint8_t *tail;		/* method 3: the tape's last tail_len bytes; else NULL */
+	uint32_t	tail_len;
+	uint32_t	blocks_len;		/* the tape bytes the blocks hold: tape_len - tail_len */
 	uint32_t	index_at;		/* where the block index starts in the stored form */
 	const uint8_t *ends;		/* nblocks 4-byte block ends */
 	const uint8_t *data;		/* the blocks' data */
@@ -88,8 +100,8 @@ fj_code		fj_store_open_prefix(const uint8_t *stored, size_t have, size_t stored_
 
 /*
  * How many bytes of a stored tape come before its block index, from its first
- * have bytes: the header, and with method 2 the root's keys; 0 when have is
- * too short to say.
+ * have bytes: the header, with methods 2 and 3 the root's keys, with method 3
+ * the tail; 0 when have is too short to say.
  */
 size_t		fj_store_index_at(const uint8_t *stored, size_t have);
 
@@ -130,7 +142,7 @@ uint32_t	fj_store_block_size(const fj_stored *s, uint32_t i);
 /* The same with the data where s says it is. */
 fj_code		fj_store_decode_block(const fj_stored *s, uint32_t i, uint8_t *tape, fj_error *err);
 
-/* The same for every block: the whole tape. */
+/* The same for every block, and the tail: the whole tape. */
 fj_code		fj_store_decode(const fj_stored *s, uint8_t *tape, fj_error *err);
 
 #endif							/* FJ_TAPE_STORE_H */

@@ -5,6 +5,7 @@
 #ifndef FJ_TEST_HARNESS_H
 #define FJ_TEST_HARNESS_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,28 @@ t_put(t_buf *b, const char *s, size_t n)
 	memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = 0;
+}
+
+/* Append printf's output. */
+static inline void __attribute__((format(printf, 2, 3)))
+t_printf(t_buf *b, const char *fmt, ...)
+{
+	va_list		ap;
+	int			n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	t_put(b, "", 0);
+	if (b->len + (size_t) n + 1 > b->cap)
+	{
+		b->cap = (b->len + (size_t) n + 1) * 2;
+		b->s = realloc(b->s, b->cap);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t) n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t) n;
 }
 
 /* Print the summary and return the exit status. */

@@ -9,6 +9,10 @@
  *   - a small root object's keys in the header (method 2) say which keys it
  *     lacks, a value without them (method 1) reads as before, and damage to
  *     them is an error;
+ *   - the root's last small members, stored as they are in the header
+ *     (method 3, the tail), are found without decoding the blocks before
+ *     them; values without a tail read as before; a tail that is not the
+ *     root's last members is an error;
  *   - lookups in a stored tape decoding only the blocks they ask for
  *     (fj_window with what of each block is decoded, as the SQL layer does, block 0
  *     and the last block of a range by prefix) find what the
@@ -16,6 +20,8 @@
  */
 #include "harness.h"
 #include "../src/tape_store.h"
+
+#include <lz4.h>
 
 static uint64_t rng = 0x51a7ed5eedULL;
 static size_t lookups,
@@ -35,6 +41,63 @@ parse(const char *json, size_t len, size_t *tlen)
 }
 
 /*
+ * The stored form of the tape t[0..tlen) written here, apart from
+ * fj_store_encode, with the method and the header given: method 1 (no keys),
+ * 2 (nkeys fingerprints), 3 (nkeys fingerprints, maybe none, and the tape's
+ * last tail bytes as they are), the blocks compressed with LZ4 as the
+ * encoder does. Values as older builds wrote them, and damaged ones.
+ */
+static uint8_t *
+store_by_hand(const uint8_t *t, size_t tlen, int method, const uint8_t *fps, size_t nkeys, size_t tail,
+			  size_t *slen)
+{
+	size_t		blocks_len = tlen - tail,
+				nblocks = (blocks_len + FJ_STORE_BLOCK - 1) / FJ_STORE_BLOCK,
+				index_at = FJ_STORE_HEADER + (method >= 2 ? 1 + nkeys : 0) + (method == 3 ? 1 + tail : 0),
+				i;
+	uint32_t	end = 0,
+				len32 = (uint32_t) tlen;
+	uint8_t    *out = malloc(index_at + 4 * nblocks + (size_t) LZ4_compressBound(FJ_STORE_BLOCK) * nblocks),
+			   *data = out + index_at + 4 * nblocks;
+
+	out[0] = FJ_STORE_MARK | t[0];
+	out[1] = t[1];
+	memcpy(out + 2, &len32, 4);
+	out[6] = FJ_STORE_BLOCK_LOG2;
+	out[7] = (uint8_t) method;
+	if (method >= 2)
+	{
+		out[FJ_STORE_HEADER] = (uint8_t) nkeys;
+		memcpy(out + FJ_STORE_HEADER + 1, fps, nkeys);
+	}
+	if (method == 3)
+	{
+		out[FJ_STORE_HEADER + 1 + nkeys] = (uint8_t) tail;
+		memcpy(out + FJ_STORE_HEADER + 2 + nkeys, t + blocks_len, tail);
+	}
+	for (i = 0; i < nblocks; i++)
+	{
+		size_t		from = i * FJ_STORE_BLOCK,
+					n = blocks_len - from < FJ_STORE_BLOCK ? blocks_len - from : FJ_STORE_BLOCK;
+		int			c = LZ4_compress_default((const char *) t + from, (char *) data + end, (int) n,
+											 LZ4_compressBound((int) n));
+		uint32_t	e;
+
+		if (c > 0 && (size_t) c < n)
+			end += (uint32_t) c;
+		else
+		{
+			memcpy(data + end, t + from, n);
+			end += (uint32_t) n;
+		}
+		e = end | (c > 0 && (size_t) c < n ? 0 : FJ_STORE_RAW);
+		memcpy(out + index_at + 4 * i, &e, 4);
+	}
+	*slen = index_at + 4 * nblocks + end;
+	return out;
+}
+
+/*
  * Look key up in the root of the stored tape s as the SQL layer does: decode
  * block 0, then whatever range the lookup says it needs, until it answers.
  */
@@ -44,17 +107,21 @@ stored_lookup(const fj_stored *s, uint8_t *tape, uint16_t *have, const char *key
 	fj_error	err;
 
 	memset(have, 0, s->nblocks * sizeof(uint16_t));
+	/* the tail, in the header, is there from the start */
+	if (s->tail)
+		memcpy(tape + s->blocks_len, s->tail, s->tail_len);
 	for (;;)
 	{
 		fj_window	w = {.avail = s->tape_len - FJ_TAPE_HEADER, .have = have, .origin = FJ_TAPE_HEADER,
-		.block_log2 = FJ_STORE_BLOCK_LOG2};
+		.block_log2 = FJ_STORE_BLOCK_LOG2, .tail = s->tail_len};
 		const uint8_t *v = NULL;
 		fj_found	r;
 		uint32_t	b,
 					last;
 		size_t		got,
 					start,
-					end;
+					end,
+					need_end;
 
 		if (!have[0])
 		{
@@ -73,12 +140,13 @@ stored_lookup(const fj_stored *s, uint8_t *tape, uint16_t *have, const char *key
 			blocks_total += s->nblocks;
 			return r == FJ_FOUND ? v : NULL;
 		}
-		last = (uint32_t) ((FJ_TAPE_HEADER + w.need_to - 1) >> FJ_STORE_BLOCK_LOG2);
+		/* the blocks up to the end of the range, or to the tail */
+		need_end = FJ_TAPE_HEADER + w.need_to < s->blocks_len ? FJ_TAPE_HEADER + w.need_to : s->blocks_len;
+		last = (uint32_t) ((need_end - 1) >> FJ_STORE_BLOCK_LOG2);
 		for (b = (uint32_t) ((FJ_TAPE_HEADER + w.need_from) >> FJ_STORE_BLOCK_LOG2); b <= last; b++)
 		{
 			/* up to the end of the range in the last block, the others whole */
-			size_t		want = b < last ? FJ_STORE_BLOCK :
-				FJ_TAPE_HEADER + w.need_to - ((size_t) b << FJ_STORE_BLOCK_LOG2);
+			size_t		want = b < last ? FJ_STORE_BLOCK : need_end - ((size_t) b << FJ_STORE_BLOCK_LOG2);
 
 			if (have[b] >= want)
 				continue;
@@ -127,6 +195,8 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 	memset(back, 0, len);
 	for (i = 0; i < s.nblocks; i++)
 		ok &= fj_store_decode_block(&s, i, back, &err) == FJ_OK;
+	if (s.tail)
+		memcpy(back + s.blocks_len, s.tail, s.tail_len);
 	CHECKF(ok && memcmp(back, t, len) == 0, "%s: decode block by block", name);
 
 	/*
@@ -306,9 +376,10 @@ test_incompressible(void)
 
 /*
  * A root object without a key index (1 to 8 members) is stored with its keys'
- * fingerprints (method 2): every key it has may be there, a key it lacks is
- * known absent unless it shares a fingerprint; a value stored without them
- * (method 1, as before) is read as ever; damage to them is an error.
+ * fingerprints (method 2, or 3 with a tail): every key it has may be there, a
+ * key it lacks is known absent unless it shares a fingerprint; values stored
+ * without them (method 1) or without a tail (method 2), as older builds wrote
+ * them, are read as ever; damage to the keys is an error.
  */
 static void
 test_root_keys(void)
@@ -321,7 +392,6 @@ test_root_keys(void)
 				n,
 				known_absent = 0;
 	uint8_t    *t,
-			   *old,
 			   *back;
 	fj_buf		st;
 	fj_stored	s;
@@ -331,24 +401,29 @@ test_root_keys(void)
 
 	for (n = 1; n <= 8; n++)
 	{
-		/* n members; a large, compressible value in the middle */
+		size_t		tail = 0,
+					index_at;
+		int			method,
+					m;
+
+		/* n members; a large, compressible value in the middle, small ones after it */
 		b.len = 0;
 		t_put(&b, "{", 1);
 		for (i = 0; i < n; i++)
 		{
-			char		m[64];
-			int			l = snprintf(m, sizeof(m), "%s\"%s\":", i ? "," : "", keys[i]);
+			char		mb[64];
+			int			l = snprintf(mb, sizeof(mb), "%s\"%s\":", i ? "," : "", keys[i]);
 
-			t_put(&b, m, (size_t) l);
+			t_put(&b, mb, (size_t) l);
 			if (i == n / 2)
 			{
 				size_t		k;
 
 				t_put(&b, "[", 1);
-				for (k = 0; k < 400; k++)
+				for (k = 0; k < 1000; k++)
 				{
-					l = snprintf(m, sizeof(m), "%s{\"k\":%zu,\"v\":\"value %zu\"}", k ? "," : "", k, k % 7);
-					t_put(&b, m, (size_t) l);
+					l = snprintf(mb, sizeof(mb), "%s{\"k\":%zu,\"v\":\"value %zu\"}", k ? "," : "", k, k % 7);
+					t_put(&b, mb, (size_t) l);
 				}
 				t_put(&b, "]", 1);
 			}
@@ -360,8 +435,16 @@ test_root_keys(void)
 		CHECKF(t && fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st), "root of %zu: stored", n);
 		if (!t)
 			continue;
-		CHECKF(st.data[7] == FJ_STORE_METHOD_LZ4_KEYS && fj_store_open(st.data, st.len, &s, &err) == FJ_OK &&
-			   s.nroot_keys == n && s.index_at == FJ_STORE_HEADER + 1 + n, "root of %zu: method 2", n);
+		/* the members after the large one are the tail: key and value, 1 + klen + 2 bytes each */
+		for (i = n / 2 + 1; i < n; i++)
+			tail += 1 + strlen(keys[i]) + 2;
+		method = tail ? FJ_STORE_METHOD_LZ4_TAIL : FJ_STORE_METHOD_LZ4_KEYS;
+		index_at = FJ_STORE_HEADER + 1 + n + (tail ? 1 + tail : 0);
+		CHECKF(st.data[7] == method && fj_store_open(st.data, st.len, &s, &err) == FJ_OK &&
+			   s.nroot_keys == n && s.index_at == index_at && s.tail_len == tail && s.blocks_len == tlen - tail &&
+			   s.nblocks >= 2, "root of %zu: method %d, tail %zu", n, method, tail);
+		if (s.index_at != index_at)
+			continue;
 		for (i = 0; i < n; i++)
 			CHECKF(fj_store_root_may_have(&s, keys[i], strlen(keys[i])), "root of %zu: %s may be there", n, keys[i]);
 		for (i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
@@ -386,13 +469,13 @@ test_root_keys(void)
 				   err.reason == FJ_R_STORE_KEYS, "root of %zu: damaged fingerprint %zu", n, i);
 			st.data[FJ_STORE_HEADER + 1 + i] ^= 0x5a;
 		}
-		/* a count of 0 or over 8 */
+		/* a count over 8, or 0 where keys must be listed (method 2) */
 		{
 			static const uint8_t counts[] = {0, FJ_KEY_INDEX_MIN + 1, 255};
 			uint8_t		keep = st.data[FJ_STORE_HEADER];
 			fj_stored	d;
 
-			for (i = 0; i < sizeof(counts); i++)
+			for (i = method == FJ_STORE_METHOD_LZ4_KEYS ? 0 : 1; i < sizeof(counts); i++)
 			{
 				st.data[FJ_STORE_HEADER] = counts[i];
 				CHECKF(fj_store_open(st.data, st.len, &d, &err) != FJ_OK, "root of %zu: count %u", n, counts[i]);
@@ -400,63 +483,162 @@ test_root_keys(void)
 			st.data[FJ_STORE_HEADER] = keep;
 		}
 
-		/* the same value as stored before method 2: no keys in the header, read as ever */
-		old = malloc(st.len);
-		memcpy(old, st.data, FJ_STORE_HEADER);
-		old[7] = FJ_STORE_METHOD_LZ4;
-		memcpy(old + FJ_STORE_HEADER, st.data + FJ_STORE_HEADER + 1 + n, st.len - FJ_STORE_HEADER - 1 - n);
-		CHECKF(fj_store_open(old, st.len - 1 - n, &s, &err) == FJ_OK && s.root_keys == NULL &&
-			   s.index_at == FJ_STORE_HEADER && fj_store_root_may_have(&s, "nothing", 7),
-			   "root of %zu: method 1", n);
-		memset(back, 0, tlen);
-		CHECKF(fj_store_decode(&s, back, &err) == FJ_OK && memcmp(back, t, tlen) == 0, "root of %zu: method 1 decode", n);
-		if (s.nblocks <= sizeof(have) / sizeof(have[0]))
+		/*
+		 * The same value written here: with the encoder's method, the same
+		 * bytes; as older builds wrote it (method 1: no keys, method 2: no
+		 * tail), read as ever, lookups included.
+		 */
+		for (m = 1; m <= method; m++)
 		{
-			for (i = 0; i < n; i++)
-			{
-				const uint8_t *want = fj_object_get(t + FJ_TAPE_HEADER, keys[i], strlen(keys[i])),
-						   *got = stored_lookup(&s, back, have, keys[i], &ok);
+			size_t		slen;
+			uint8_t    *hand = store_by_hand(t, tlen, m, s.root_keys, m >= 2 ? n : 0, m == 3 ? tail : 0, &slen);
+			fj_stored	h;
 
-				CHECKF(ok && got && want && memcmp(got, want, fj_value_size(want)) == 0, "root of %zu: method 1 lookup of %s",
-					   n, keys[i]);
+			if (m == method)
+				CHECKF(slen == st.len && memcmp(hand, st.data, slen) == 0, "root of %zu: method %d by hand", n, m);
+			CHECKF(fj_store_open(hand, slen, &h, &err) == FJ_OK && (h.root_keys != NULL) == (m >= 2) &&
+				   h.tail_len == (m == 3 ? tail : 0) && fj_store_root_may_have(&h, "nothing", 7) == (m == 1 || memchr(h.root_keys, fj_key_fingerprint((const uint8_t *) "nothing", 7), n)),
+				   "root of %zu: method %d", n, m);
+			memset(back, 0, tlen);
+			CHECKF(fj_store_decode(&h, back, &err) == FJ_OK && memcmp(back, t, tlen) == 0, "root of %zu: method %d decode", n, m);
+			if (h.nblocks <= sizeof(have) / sizeof(have[0]))
+			{
+				for (i = 0; i < n; i++)
+				{
+					const uint8_t *want = fj_object_get(t + FJ_TAPE_HEADER, keys[i], strlen(keys[i])),
+							   *got = stored_lookup(&h, back, have, keys[i], &ok);
+					uint32_t	k;
+					bool		past = false;
+
+					CHECKF(ok && got && want && memcmp(got, want, fj_value_size(want)) == 0,
+						   "root of %zu: method %d lookup of %s", n, m, keys[i]);
+					/* a key of the tail, past the large member: only block 0 by prefix is decoded */
+					for (k = 1; k < h.nblocks; k++)
+						past |= have[k] != 0;
+					if (m == 3 && i > n / 2)
+						CHECKF(!past && have[0] <= 512, "root of %zu: %s decoded %u bytes of block 0 and blocks past it",
+							   n, keys[i], have[0]);
+					else if (i > n / 2)
+						CHECKF(past, "root of %zu: method %d, %s without the blocks after the large member", n, m, keys[i]);
+				}
+				CHECKF(stored_lookup(&h, back, have, "nothing", &ok) == NULL && ok, "root of %zu: method %d, missing key", n, m);
 			}
-			CHECKF(stored_lookup(&s, back, have, "nothing", &ok) == NULL && ok, "root of %zu: method 1, missing key", n);
+			free(hand);
 		}
-		free(old);
+
+		/* a tail that does not start where a member does, or of 0 or too many bytes */
+		if (tail)
+		{
+			static const int shifts[] = {-1, 1, 2};
+			size_t		slen;
+
+			for (i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++)
+			{
+				uint8_t    *hand = store_by_hand(t, tlen, 3, s.root_keys, n, tail + (size_t) shifts[i], &slen);
+				fj_stored	h;
+
+				CHECKF(fj_store_open(hand, slen, &h, &err) == FJ_OK && fj_store_decode(&h, back, &err) == FJ_ERR_TAPE &&
+					   err.reason == FJ_R_STORE_TAIL, "root of %zu: tail of %zu bytes", n, tail + (size_t) shifts[i]);
+				free(hand);
+			}
+			st.data[index_at - tail - 1] = 0;
+			CHECKF(fj_store_open(st.data, st.len, &s, &err) != FJ_OK && err.reason == FJ_R_STORE_TAIL, "root of %zu: tail of 0", n);
+			st.data[index_at - tail - 1] = FJ_STORE_TAIL_MAX + 1;
+			CHECKF(fj_store_open(st.data, st.len, &s, &err) != FJ_OK, "root of %zu: tail too long", n);
+		}
 		free(back);
 		fj_buf_release(&fj_malloc_allocator, &st);
 		free(t);
 	}
 	/* most absent keys are known absent from the header alone */
 	CHECKF(known_absent >= 8 * 6, "%zu of 64 absent keys known absent", known_absent);
+	free(b.s);
+}
 
-	/* roots that are not small objects carry no keys: an indexed object, an array */
+/* Store json; check the method, how many root keys and tail bytes the header has. */
+static void
+check_stored_header(const char *name, const char *json, size_t len, int method, uint32_t nkeys, uint32_t tail)
+{
+	size_t		tlen;
+	uint8_t    *t = parse(json, len, &tlen);
+	fj_buf		st;
+	fj_stored	s;
+	fj_error	err;
+
+	CHECKF(t && fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st), "%s: stored", name);
+	if (!t)
+		return;
+	CHECKF(st.data[7] == method && fj_store_open(st.data, st.len, &s, &err) == FJ_OK && s.nroot_keys == nkeys &&
+		   s.tail_len == tail && (s.tail == NULL) == (tail == 0) && (s.root_keys == NULL) == (nkeys == 0),
+		   "%s: method %u (%d), %u keys (%u), tail %u (%u)", name, st.data[7], method, s.nroot_keys, nkeys, s.tail_len,
+		   tail);
+	fj_buf_release(&fj_malloc_allocator, &st);
+	check_tape(name, t, tlen);
+	free(t);
+}
+
+/*
+ * Which tails are kept: the root object's last members, up to
+ * FJ_STORE_TAIL_MAX bytes, none holding a string reference; an object with
+ * a key index in front has a tail and no keys; an array, or an object whose
+ * index follows its members, has neither.
+ */
+static void
+test_root_tail(void)
+{
+	t_buf		big = {0},
+				b = {0};
+	char		s300[301];
+	size_t		k;
+
+	/* a large compressible array, and a string of 300 letters */
+	t_put(&big, "[", 1);
+	for (k = 0; k < 1000; k++)
 	{
-		static const char *prefixes[] = {"{\"a1\":1,\"a2\":2,\"a3\":3,\"a4\":4,\"a5\":5,\"a6\":6,\"a7\":7,\"a8\":8,\"a9\":[",
-		"["};
+		char		m[64];
+		int			l = snprintf(m, sizeof(m), "%s{\"k\":%zu,\"v\":\"value %zu\"}", k ? "," : "", k, k % 7);
 
-		for (i = 0; i < 2; i++)
-		{
-			size_t		k;
-
-			b.len = 0;
-			t_put(&b, prefixes[i], strlen(prefixes[i]));
-			for (k = 0; k < 400; k++)
-			{
-				char		m[64];
-				int			l = snprintf(m, sizeof(m), "%s{\"k\":%zu}", k ? "," : "", k);
-
-				t_put(&b, m, (size_t) l);
-			}
-			t_put(&b, i == 0 ? "]}" : "]", i == 0 ? 2 : 1);
-			t = parse(b.s, b.len, &tlen);
-			CHECKF(t && fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st) && st.data[7] == FJ_STORE_METHOD_LZ4 &&
-				   fj_store_open(st.data, st.len, &s, &err) == FJ_OK && s.root_keys == NULL, "root %zu: method 1", i);
-			if (t)
-				fj_buf_release(&fj_malloc_allocator, &st);
-			free(t);
-		}
+		t_put(&big, m, (size_t) l);
 	}
+	t_put(&big, "]", 1);
+	for (k = 0; k < 300; k++)
+		s300[k] = (char) ('a' + k % 26);
+	s300[300] = 0;
+
+#define DOC(...) do { b.len = 0; t_printf(&b, __VA_ARGS__); } while (0)
+	/* an event: the id after the payload; "id":"2489651045" is 3 + 11 bytes of tape */
+	DOC("{\"type\":\"PushEvent\",\"payload\":%.*s,\"id\":\"2489651045\"}", (int) big.len, big.s);
+	check_stored_header("event", b.s, b.len, FJ_STORE_METHOD_LZ4_TAIL, 3, 14);
+	/* a last member over FJ_STORE_TAIL_MAX bytes: no tail */
+	DOC("{\"type\":\"PushEvent\",\"payload\":%.*s,\"s\":\"%s\"}", (int) big.len, big.s, s300);
+	check_stored_header("long last member", b.s, b.len, FJ_STORE_METHOD_LZ4_KEYS, 3, 0);
+	/* the members after it: "a":1 and "b":true, 2 + 1 bytes each (small integers and literals are one byte) */
+	DOC("{\"type\":\"PushEvent\",\"payload\":%.*s,\"s\":\"%s\",\"a\":1,\"b\":true}", (int) big.len, big.s, s300);
+	check_stored_header("after a long member", b.s, b.len, FJ_STORE_METHOD_LZ4_TAIL, 5, 6);
+	/* a last member referring back to an equal string (3.7): no tail, nor before it */
+	DOC("{\"type\":\"PushEvent\",\"payload\":%.*s,\"s\":\"%s\",\"a\":1,\"r\":\"%s\"}", (int) big.len, big.s, s300, s300);
+	check_stored_header("string reference", b.s, b.len, FJ_STORE_METHOD_LZ4_KEYS, 5, 0);
+	{
+		size_t		tlen;
+		uint8_t    *t = parse(b.s, b.len, &tlen);
+		const uint8_t *r = t ? fj_object_get(t + FJ_TAPE_HEADER, "r", 1) : NULL;
+
+		CHECKF(r && r[0] == FJ_STRING_REF, "the last member of \"string reference\" is one");
+		free(t);
+	}
+	/* a key index in front (9 members): a tail, no keys */
+	DOC("{\"a1\":1,\"a2\":2,\"a3\":3,\"a4\":4,\"a5\":5,\"a6\":6,\"a7\":7,\"a8\":%.*s,\"seq\":12345}", (int) big.len, big.s);
+	check_stored_header("indexed root", b.s, b.len, FJ_STORE_METHOD_LZ4_TAIL, 0, 7);
+	/* an array root; an object whose index follows its 70 members */
+	DOC("[%.*s,1]", (int) big.len, big.s);
+	check_stored_header("array", b.s, b.len, FJ_STORE_METHOD_LZ4, 0, 0);
+	DOC("{\"big\":%.*s", (int) big.len, big.s);
+	for (k = 0; k < 70; k++)
+		t_printf(&b, ",\"m%zu\":%zu", k, k);
+	t_put(&b, "}", 1);
+	check_stored_header("index after the members", b.s, b.len, FJ_STORE_METHOD_LZ4, 0, 0);
+#undef DOC
+	free(big.s);
 	free(b.s);
 }
 
@@ -486,6 +668,7 @@ main(void)
 	test_generated();
 	test_incompressible();
 	test_root_keys();
+	test_root_tail();
 	test_corpus();
 	printf("stored lookups: %zu, decoding %zu of their %zu blocks\n", lookups, blocks_decoded, blocks_total);
 	return t_summary("test_store");
