@@ -50,7 +50,8 @@ fastjson_unstore(const Fastjson *d)
 			fastjson_report_tape_version_byte(FJ_TAPE(d)[0] & 0x7f);
 		report_damaged(&err);
 	}
-	plain = MemoryContextAllocExtended(CurrentMemoryContext, VARHDRSZ + (size_t) s.tape_len, MCXT_ALLOC_HUGE);
+	/* 8 bytes of slack, as for a value read block by block (fastjson_extract.c) */
+	plain = MemoryContextAllocExtended(CurrentMemoryContext, VARHDRSZ + (size_t) s.tape_len + 8, MCXT_ALLOC_HUGE);
 	SET_VARSIZE(plain, VARHDRSZ + s.tape_len);
 	if (fj_store_decode(&s, (uint8_t *) VARDATA(plain), &err) != FJ_OK)
 		report_damaged(&err);

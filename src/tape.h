@@ -705,6 +705,8 @@ const uint8_t *fj_array_get(const uint8_t *arr, int64_t i);
  * its start, are there, a block being decoded by prefix or whole, and the
  * last tail of the avail bytes are there whatever have says, the tail of a
  * stored tape kept as it is; the container starts origin bytes into the tape).
+ * A damaged tape's bytes are read as they come, a length field 8 bytes at a
+ * time: the buffer holding the tape has 8 readable bytes after it.
  */
 typedef struct fj_window
 {

@@ -92,6 +92,12 @@ key_at(const uint8_t *base, size_t at, fj_window *w, const char *key, size_t len
 
 	HAVE(at, at + 1);
 	HAVE(at, at + fj_value_head_size(base[at]));
+	/* a key is never a reference (3.7): a damaged stored value's matches no key, unfollowed */
+	if (base[at] == FJ_STRING_REF)
+	{
+		*value_at_out = at + FJ_REF_SIZE;
+		return FJ_ABSENT;
+	}
 	klen = fj_text(base + at, &k);
 	HAVE((size_t) (k - base), (size_t) (k - base) + klen);
 	*value_at_out = (size_t) (k - base) + klen;

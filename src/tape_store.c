@@ -24,6 +24,24 @@ store32(uint8_t *p, uint32_t v)
 }
 
 /*
+ * The size of the value at p when its head and all of it lie before end, else
+ * 0 (a tape decompressed from a stored one is not yet trusted). A NUMBER tag
+ * with immediate 31 has no length form (the validator rejects it) and gives 0
+ * before its length is read.
+ */
+static size_t
+bounded_value_size(const uint8_t *p, const uint8_t *end)
+{
+	size_t		n;
+
+	if (p >= end || (FJ_TYPE(p[0]) == FJ_NUMBER && FJ_IMM(p[0]) == 31) ||
+		(size_t) (end - p) < fj_value_head_size(p[0]))
+		return 0;
+	n = fj_value_size(p);
+	return n <= (size_t) (end - p) ? n : 0;
+}
+
+/*
  * The fingerprints of the keys of root, an object without a key index, into
  * fps (FJ_KEY_INDEX_MIN bytes); returns how many, or 0 for any other root.
  * keys_end, when not NULL, bounds the bytes that may be read (a tape
@@ -36,6 +54,7 @@ root_key_fingerprints(const uint8_t *root, const uint8_t *keys_end, uint8_t *fps
 			   *end;
 	uint32_t	n = 0,
 				count;
+	size_t		size;
 
 	if (FJ_TYPE(root[0]) != FJ_OBJECT || (FJ_IMM(root[0]) & FJ_CONTAINER_INDEXED) ||
 		(count = fj_container_count(root)) == 0 || count > FJ_KEY_INDEX_MIN)
@@ -57,9 +76,9 @@ root_key_fingerprints(const uint8_t *root, const uint8_t *keys_end, uint8_t *fps
 			return 0;
 		fps[n++] = fj_key_fingerprint(key, klen);
 		p = key + klen;
-		if (keys_end && (size_t) (end - p) < fj_value_head_size(p[0]))
+		if ((size = bounded_value_size(p, end)) == 0)
 			return 0;
-		p += fj_value_size(p);
+		p += size;
 	}
 	return n == count && p == end ? n : 0;
 }
@@ -105,10 +124,9 @@ root_tail_at(const uint8_t *tape, size_t len, size_t at, bool *member)
 		/* its key, then its value */
 		for (part = 0; part < 2; part++)
 		{
-			size_t		n;
+			size_t		n = bounded_value_size(p, end);
 
-			if (p >= end || (size_t) (end - p) < fj_value_head_size(p[0]) ||
-				(n = fj_value_size(p)) > (size_t) (end - p))
+			if (n == 0)
 				return len;
 			whole = whole && fj_value_self_contained(p);
 			p += n;
