@@ -68,12 +68,10 @@ root_key_fingerprints(const uint8_t *root, const uint8_t *keys_end, uint8_t *fps
 		const uint8_t *key;
 		uint32_t	klen;
 
-		if (FJ_TYPE(p[0]) != FJ_STRING || p[0] == FJ_STRING_REF ||
-			(keys_end && (size_t) (end - p) < 1 + fj_len_extra(p[0])))
+		/* its key, a STRING that is not a reference, then its value */
+		if (FJ_TYPE(p[0]) != FJ_STRING || p[0] == FJ_STRING_REF || bounded_value_size(p, end) == 0)
 			return 0;
 		klen = fj_text(p, &key);
-		if (keys_end && (key > end || klen > (size_t) (end - key) || (size_t) (end - key) - klen < 1))
-			return 0;
 		fps[n++] = fj_key_fingerprint(key, klen);
 		p = key + klen;
 		if ((size = bounded_value_size(p, end)) == 0)
