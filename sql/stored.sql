@@ -157,26 +157,23 @@ SELECT id, doc ->> 'dup' AS dup, doc ->> 'id' AS id_member, doc -> 'k' AS k FROM
 -- not the whole value (blocks of the TOAST table fetched in this
 -- transaction): a tape kept out of line (row 6), and a value in blocks (7),
 -- where a member near the end costs no more than one near the start
+-- TOAST blocks of rel fetched so far in this transaction
+CREATE FUNCTION pg_temp.toast_fetched(rel regclass) RETURNS bigint LANGUAGE sql
+	AS $$ SELECT pg_stat_get_xact_blocks_fetched(reltoastrelid) FROM pg_class WHERE oid = rel $$;
 SELECT id, fastjson_storage_form(doc) AS form FROM stored_external WHERE id IN (6, 7) ORDER BY id;
 BEGIN;
 CREATE TEMP TABLE toast_blocks (step text, fetched bigint);
-INSERT INTO toast_blocks SELECT 'before', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks VALUES ('before', pg_temp.toast_fetched('stored_external'));
 SELECT doc ->> 'type' AS type FROM stored_external WHERE id = 6;
-INSERT INTO toast_blocks SELECT 'lookup', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks VALUES ('lookup', pg_temp.toast_fetched('stored_external'));
 SELECT length(doc::text) AS text_length FROM stored_external WHERE id = 6;
-INSERT INTO toast_blocks SELECT 'whole', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks VALUES ('whole', pg_temp.toast_fetched('stored_external'));
 SELECT doc #>> '{k1,0,n}' AS first_member FROM stored_external WHERE id = 7;
-INSERT INTO toast_blocks SELECT 'blocks first', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks VALUES ('blocks first', pg_temp.toast_fetched('stored_external'));
 SELECT doc #>> '{k60,49,n}' AS last_member FROM stored_external WHERE id = 7;
-INSERT INTO toast_blocks SELECT 'blocks last', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks VALUES ('blocks last', pg_temp.toast_fetched('stored_external'));
 SELECT length(doc::text) AS text_length FROM stored_external WHERE id = 7;
-INSERT INTO toast_blocks SELECT 'blocks whole', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks VALUES ('blocks whole', pg_temp.toast_fetched('stored_external'));
 CREATE TEMP TABLE toast_steps AS
 SELECT step, fetched - lag(fetched) OVER (ORDER BY ctid) AS blocks FROM toast_blocks;
 SELECT (SELECT blocks FROM toast_steps WHERE step = 'lookup') <= 2 AS tape_lookup_reads_a_prefix,
@@ -195,18 +192,14 @@ COMMIT;
 SELECT id, fastjson_storage_form(doc) AS form, pg_column_size(doc) > 20000 AS large FROM stored_external WHERE id = 9;
 BEGIN;
 CREATE TEMP TABLE toast_blocks3 (step text, fetched bigint);
-INSERT INTO toast_blocks3 SELECT 'before', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks3 VALUES ('before', pg_temp.toast_fetched('stored_external'));
 SELECT doc ->> 'id' AS first_member FROM stored_external WHERE id = 9;
-INSERT INTO toast_blocks3 SELECT 'first', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks3 VALUES ('first', pg_temp.toast_fetched('stored_external'));
 SELECT doc ->> 'dup' AS last_member, doc -> 'public' AS public, doc ? 'created_at' AS has_created_at,
 	doc @> '{"created_at":"2026-12-03"}' AS contains_created_at FROM stored_external WHERE id = 9;
-INSERT INTO toast_blocks3 SELECT 'tail', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks3 VALUES ('tail', pg_temp.toast_fetched('stored_external'));
 SELECT length(doc::text) AS text_length FROM stored_external WHERE id = 9;
-INSERT INTO toast_blocks3 SELECT 'whole', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks3 VALUES ('whole', pg_temp.toast_fetched('stored_external'));
 CREATE TEMP TABLE toast_steps3 AS
 SELECT step, fetched - lag(fetched) OVER (ORDER BY ctid) AS blocks FROM toast_blocks3;
 SELECT (SELECT blocks FROM toast_steps3 WHERE step = 'tail') <= 4 * (SELECT blocks FROM toast_steps3 WHERE step = 'first')
@@ -227,28 +220,20 @@ INSERT INTO array_external SELECT ('[' || string_agg(format('{"i":%s,"h":"%s%s"}
 SELECT fastjson_storage_form(doc) AS form, pg_column_size(doc) > 20000 AS large FROM array_external;
 BEGIN;
 CREATE TEMP TABLE toast_blocks2 (rel regclass, step text, fetched bigint);
-INSERT INTO toast_blocks2 SELECT 'array_external', 'before', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'array_external'::regclass;
+INSERT INTO toast_blocks2 VALUES ('array_external', 'before', pg_temp.toast_fetched('array_external'));
 SELECT doc -> 2 ->> 'i' AS i FROM array_external;
-INSERT INTO toast_blocks2 SELECT 'array_external', 'element', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'array_external'::regclass;
+INSERT INTO toast_blocks2 VALUES ('array_external', 'element', pg_temp.toast_fetched('array_external'));
 SELECT length(doc::text) AS text_length FROM array_external;
-INSERT INTO toast_blocks2 SELECT 'array_external', 'whole', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'array_external'::regclass;
-INSERT INTO toast_blocks2 SELECT 'stored_external', 'before', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks2 VALUES ('array_external', 'whole', pg_temp.toast_fetched('array_external'));
+INSERT INTO toast_blocks2 VALUES ('stored_external', 'before', pg_temp.toast_fetched('stored_external'));
 SELECT doc ?& '{k1,k2}' AS has_k1_k2 FROM stored_external WHERE id = 7;
-INSERT INTO toast_blocks2 SELECT 'stored_external', 'all keys', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks2 VALUES ('stored_external', 'all keys', pg_temp.toast_fetched('stored_external'));
 SELECT doc ?| '{nothing,k3}' AS has_k3 FROM stored_external WHERE id = 7;
-INSERT INTO toast_blocks2 SELECT 'stored_external', 'any key', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks2 VALUES ('stored_external', 'any key', pg_temp.toast_fetched('stored_external'));
 SELECT '{"k1":[{"n":1.5}]}' <@ doc AS k1_contained FROM stored_external WHERE id = 7;
-INSERT INTO toast_blocks2 SELECT 'stored_external', 'contained', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks2 VALUES ('stored_external', 'contained', pg_temp.toast_fetched('stored_external'));
 SELECT length(doc::text) AS text_length FROM stored_external WHERE id = 7;
-INSERT INTO toast_blocks2 SELECT 'stored_external', 'whole', pg_stat_get_xact_blocks_fetched(reltoastrelid)
-	FROM pg_class WHERE oid = 'stored_external'::regclass;
+INSERT INTO toast_blocks2 VALUES ('stored_external', 'whole', pg_temp.toast_fetched('stored_external'));
 CREATE TEMP TABLE toast_steps2 AS
 SELECT rel, step, fetched - lag(fetched) OVER (PARTITION BY rel ORDER BY ctid) AS blocks FROM toast_blocks2;
 SELECT t.rel, t.step, t.blocks < w.blocks AS reads_less_than_whole
