@@ -281,6 +281,16 @@ bool		fj_number_is_double(const fj_number_parts *n, double *d);
 bool		fj_decimal_is_double(bool negative, uint64_t w, int sig, int q, double *d);
 
 /*
+ * fj_decimal_is_double's answer for w * 10^q of 16 or 17 significant digits
+ * (w not a multiple of 10), found without converting it exactly: a guess at
+ * its double from one 64-bit product, moved to the double itself by exact
+ * integer comparisons, which then settle the answer. 1 yes (*v gets the
+ * magnitude), 0 no, -1 not settled here (q outside -27 to -1, a double at a
+ * power of two, a tie, a guess more than three doubles off).
+ */
+int			fj_decimal_is_double_quick(uint64_t w, int q, double *v);
+
+/*
  * Whether the finite double d is exactly a binary16 value; *bits gets its
  * encoding.
  */

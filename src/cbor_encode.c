@@ -663,10 +663,21 @@ put_decimal(encoder *e, const decimal *x)
 			q++;
 		}
 	}
-	/* a 16- or 17-digit text that a shorter one names is no double's: settled in line */
-	if (!(sig >= 16 && sig <= 17 && q >= -340 && q <= 340 && fj_decimal_shorter_neighbours(w, (int) q)) &&
-		fj_decimal_is_double(x->negative, w, sig, (int) q, &d))
+	if (sig >= 16 && sig <= 17 && q >= -340 && q <= 340)
+	{
+		int			r;
+
+		/* a text that a shorter one names is no double's: settled in line */
+		if (fj_decimal_shorter_neighbours(w, (int) q))
+			goto fraction;
+		if ((r = fj_decimal_is_double_quick(w, (int) q, &d)) == 1)
+			return put_double(e, x->negative ? -d : d);
+		if (r == 0)
+			goto fraction;
+	}
+	if (fj_decimal_is_double(x->negative, w, sig, (int) q, &d))
 		return put_double(e, d);
+fraction:
 	/* a decimal fraction [exponent, mantissa]; the significand is not zero here */
 	if ((rc = reserve(e, 2 + 9 + 9)) != FJ_OK)
 		return rc;

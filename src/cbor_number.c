@@ -695,6 +695,97 @@ nearest_shortest(uint64_t w, int q, double v)
 	return 1;
 }
 
+/* |a - b|, with no branch. */
+static inline u128
+distance(u128 a, u128 b)
+{
+	u128		d = a - b,
+				neg = -(u128) (a < b);
+
+	return (d ^ neg) - neg;
+}
+
+/*
+ * nearest_shortest's answer for a guess m * 2^e2 at the double nearest to
+ * w * 10^q (m from 2^52 to 2^53 exclusive), the test of the shorter
+ * decimals made without a branch: 1, 0 and -1 as nearest_shortest, -2 when
+ * w * 10^q rounds to a double above the guess, -3 below.
+ */
+static inline __attribute__((always_inline)) int
+shortest_at(uint64_t w, int q, uint64_t m, int e2)
+{
+	int			s = 1 - (e2 - q);
+	uint64_t	p5 = pow5_u64[-q],
+				down = w - w % 10;
+	u128		reach,
+				vv,
+				ww,
+				dist,
+				half;
+	bool		inside;
+
+	if (s < 2 || s > 70)
+		return -1;				/* w << s must stay below 2^128 (w < 2^57) */
+	/* the half gap, one more when m is even: a tie rounds to v, and lies inside */
+	reach = (u128) p5 + (~m & 1);
+	vv = 2 * ((u128) m * p5);
+	ww = (u128) w << s;
+	dist = distance(ww, vv);
+	if (dist >= reach)
+		return ww > vv ? -2 : -3;
+	half = (u128) 1 << (s - 1);
+	if (dist >= half)
+		return dist > half ? 0 : -1;
+	inside = (distance((u128) down << s, vv) < reach) | (distance((u128) (down + 10) << s, vv) < reach);
+	return !inside;
+}
+
+int
+fj_decimal_is_double_quick(uint64_t w, int q, double *v)
+{
+	uint64_t	hi,
+				m,
+				bits;
+	int			lz,
+				top,
+				e2,
+				i,
+				r;
+
+	if (q < -27 || q > -1 || w >= (1ULL << 57) || w == 0)
+		return -1;
+	/*
+	 * A guess from the top 64 bits of w times the power of five's top 64
+	 * (decimal_to_double's product, cut short): its leading 53 bits,
+	 * rounded, are the nearest double's or one off.
+	 */
+	lz = __builtin_clzll(w);
+	hi = (uint64_t) (((u128) (w << lz) * fj_pow5_128[q - FJ_POW5_MIN][0]) >> 64);
+	top = (int) (hi >> 63);		/* the leading one is bit 63 or 62 */
+	m = hi >> (9 + top);
+	m = (m + 1) >> 1;
+	e2 = 190 + top + q - lz - (127 + pow5_bits(-q)) - 52;
+	if (m == (1ULL << 53))
+	{
+		m >>= 1;
+		e2++;
+	}
+	for (i = 0; i < 3; i++)
+	{
+		if (m <= (1ULL << 52) || m >= (1ULL << 53))
+			return -1;			/* a power of two (the gaps differ), or past it */
+		r = shortest_at(w, q, m, e2);
+		if (r >= -1)
+		{
+			bits = (uint64_t) (e2 + 1075) << 52 | (m & ((1ULL << 52) - 1));
+			memcpy(v, &bits, 8);
+			return r;
+		}
+		m += r == -2 ? 1 : -1;
+	}
+	return -1;
+}
+
 bool
 fj_decimal_is_double(bool negative, uint64_t w, int sig, int q, double *d)
 {

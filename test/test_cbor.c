@@ -604,6 +604,84 @@ test_is_double_decisions(void)
 	printf("is_double: 600000 texts near doubles decided as the reference does (16-17 digits: %ld doubles, %ld not)\n", yes16, no16);
 }
 
+/*
+ * fj_decimal_is_double_quick (the encoder's first try for 16 and 17 digits)
+ * against fj_decimal_is_double: the same answer and the same double whenever
+ * it decides, on the digits of %.15e to %.16e texts of random doubles from
+ * 10^-11 to 10^15 (the significands of 16 and 17 digits, q from -27 to -1),
+ * those digits with the last moved by one, and random digits. It must decide
+ * nearly all of them, and both answers must occur often.
+ */
+static void
+test_is_double_quick(void)
+{
+	long		i,
+				bad = 0,
+				yes = 0,
+				no = 0,
+				open = 0;
+
+	for (i = 0; i < 1000000 && bad < 20; i++)
+	{
+		char		text[64];
+		int			sig = 16 + (int) (rng() % 2),
+					q,
+					r;
+		uint64_t	w = 0;
+		double		v,
+					got = 0,
+					want = 0;
+		bool		is;
+		char	   *c;
+
+		if (rng() % 4 == 0)
+		{
+			/* random digits */
+			uint64_t	low = sig == 16 ? 1000000000000000ULL : 10000000000000000ULL;
+
+			w = low + rng() % (9 * low);
+			q = -1 - (int) (rng() % 27);
+		}
+		else
+		{
+			v = pow(10.0, -11.0 + (double) (rng() % 2600000) / 100000.0);
+			snprintf(text, sizeof(text), "%.*e", sig - 1, v);
+			for (c = text; *c != 'e'; c++)
+				if (*c >= '0' && *c <= '9')
+					w = w * 10 + (uint64_t) (*c - '0');
+			q = atoi(c + 1) - (sig - 1);
+			if (q < -27 || q > -1)
+				continue;
+			if (rng() % 2)
+				w += w % 10 == 9 ? -1 : 1;
+		}
+		if (w % 10 == 0)
+			continue;
+		r = fj_decimal_is_double_quick(w, q, &got);
+		if (r < 0)
+		{
+			open++;
+			continue;
+		}
+		is = fj_decimal_is_double(false, w, sig, q, &want);
+		if (is != (r == 1) || (is && got != want))
+		{
+			bad++;
+			CHECKF(0, "is_double_quick(%llue%d): %d (%.17g), fj_decimal_is_double %d (%.17g)",
+				   (unsigned long long) w, q, r, got, is, want);
+		}
+		else if (is)
+			yes++;
+		else
+			no++;
+	}
+	CHECKF(bad == 0, "%ld is_double_quick answers differ from fj_decimal_is_double's", bad);
+	CHECKF(yes > 100000 && no > 100000 && open < (yes + no) / 20,
+		   "is_double_quick: %ld doubles, %ld not, %ld left open: both answers often, few open", yes, no, open);
+	printf("is_double_quick: %ld decided as fj_decimal_is_double decides (%ld doubles, %ld not), %ld left open\n",
+		   yes + no, yes, no, open);
+}
+
 static void
 test_double_conversions(void)
 {
@@ -2252,6 +2330,7 @@ main(void)
 	test_double_conversions();
 	test_shorter_threshold();
 	test_is_double_decisions();
+	test_is_double_quick();
 	test_decode();
 	test_encode();
 	test_hostile();
