@@ -632,69 +632,6 @@ static const uint64_t pow5_u64[28] = {
 	1490116119384765625ULL, 7450580596923828125ULL
 };
 
-/*
- * Whether w * 10^q (16 or 17 digits, w not a multiple of 10) is the shortest
- * text of v, the double nearest to it, decided with exact integer arithmetic
- * when -27 <= q < 0: 1 yes, 0 no, -1 not decided here (Ryu decides).
- *
- * v = m * 2^e2 and 10^q = 2^q * 5^q, so in units of 10^q * 2^(k-1), with
- * k = e2 - q < 0 and s = 1 - k, every quantity is an integer below 2^128:
- * v is 2 * m * 5^-q, w is w << s, and half the gap from v to each of its
- * neighbouring doubles is 5^-q (m is not a power of two, so both gaps are
- * equal). The text is the shortest exactly when no decimal of fewer digits
- * lies in the interval of reals that round to v (one of the two multiples
- * of 10^(q+1) next to w would, as shorter_rounds_to explains), and it is
- * the one Ryu picks among those of its length when it is the nearest to v
- * of them: closer than half a step of 10^q (a tie is left to Ryu).
- */
-static int
-nearest_shortest(uint64_t w, int q, double v)
-{
-	uint64_t	bits,
-				m,
-				p5,
-				down;
-	int			e2,
-				k,
-				s;
-	u128		vv,
-				ww,
-				dist,
-				c;
-	int			i;
-
-	if (q >= 0 || q < -27)
-		return -1;
-	memcpy(&bits, &v, 8);
-	m = bits & ((1ULL << 52) - 1);
-	if (m == 0 || (bits >> 52) == 0)
-		return -1;				/* a power of two (gaps differ), or subnormal */
-	m |= 1ULL << 52;
-	e2 = (int) (bits >> 52) - 1075;
-	k = e2 - q;
-	s = 1 - k;
-	if (k >= 0 || s > 70)
-		return -1;				/* w << s must stay below 2^128 (w < 2^57) */
-	p5 = pow5_u64[-q];
-	vv = 2 * ((u128) m * p5);
-	ww = (u128) w << s;
-	dist = ww > vv ? ww - vv : vv - ww;
-	if (dist > (u128) 1 << (s - 1))
-		return 0;				/* another decimal of this length is nearer */
-	if (dist == (u128) 1 << (s - 1))
-		return -1;
-	down = w - w % 10;
-	for (i = 0; i < 2; i++)
-	{
-		c = (u128) (down + 10 * (uint64_t) i) << s;
-		dist = c > vv ? c - vv : vv - c;
-		/* inside the interval, or on its end, which rounds to v when m is even */
-		if (dist < p5 || (dist == p5 && (m & 1) == 0))
-			return 0;
-	}
-	return 1;
-}
-
 /* |a - b|, with no branch. */
 static inline u128
 distance(u128 a, u128 b)
@@ -706,10 +643,23 @@ distance(u128 a, u128 b)
 }
 
 /*
- * nearest_shortest's answer for a guess m * 2^e2 at the double nearest to
- * w * 10^q (m from 2^52 to 2^53 exclusive), the test of the shorter
- * decimals made without a branch: 1, 0 and -1 as nearest_shortest, -2 when
- * w * 10^q rounds to a double above the guess, -3 below.
+ * Whether w * 10^q (16 or 17 digits, w not a multiple of 10, -27 <= q < 0)
+ * is the shortest text of the double m * 2^e2 (m from 2^52 to 2^53
+ * exclusive: not a power of two) nearest to it, decided with exact integer
+ * arithmetic: 1 yes, 0 no, -1 not decided here (Ryu decides). The double
+ * may be a guess: -2 when w * 10^q rounds to a double above it, -3 below.
+ *
+ * v = m * 2^e2 and 10^q = 2^q * 5^q, so in units of 10^q * 2^(k-1), with
+ * k = e2 - q < 0 and s = 1 - k, every quantity is an integer below 2^128:
+ * v is 2 * m * 5^-q, w is w << s, and half the gap from v to each of its
+ * neighbouring doubles is 5^-q (m is not a power of two, so both gaps are
+ * equal); w * 10^q rounds to v when it lies within that half gap (on its
+ * end when m is even). The text is the shortest exactly when no decimal of
+ * fewer digits lies in the interval of reals that round to v (one of the
+ * two multiples of 10^(q+1) next to w would, as shorter_rounds_to
+ * explains), and it is the one Ryu picks among those of its length when it
+ * is the nearest to v of them: closer than half a step of 10^q (a tie is
+ * left to Ryu). The test of the shorter decimals is made without a branch.
  */
 static inline __attribute__((always_inline)) int
 shortest_at(uint64_t w, int q, uint64_t m, int e2)
@@ -725,7 +675,7 @@ shortest_at(uint64_t w, int q, uint64_t m, int e2)
 	bool		inside;
 
 	if (s < 2 || s > 70)
-		return -1;				/* w << s must stay below 2^128 (w < 2^57) */
+		return -1;				/* k >= 0, or w << s past 2^128 (w < 2^57) */
 	/* the half gap, one more when m is even: a tie rounds to v, and lies inside */
 	reach = (u128) p5 + (~m & 1);
 	vv = 2 * ((u128) m * p5);
@@ -735,9 +685,25 @@ shortest_at(uint64_t w, int q, uint64_t m, int e2)
 		return ww > vv ? -2 : -3;
 	half = (u128) 1 << (s - 1);
 	if (dist >= half)
-		return dist > half ? 0 : -1;
+		return dist > half ? 0 : -1;	/* another decimal of this length is nearer, or a tie */
 	inside = (distance((u128) down << s, vv) < reach) | (distance((u128) (down + 10) << s, vv) < reach);
 	return !inside;
+}
+
+/* shortest_at for v, the double nearest to w * 10^q (never -2 or -3 then). */
+static int
+nearest_shortest(uint64_t w, int q, double v)
+{
+	uint64_t	bits,
+				m;
+
+	if (q >= 0 || q < -27)
+		return -1;
+	memcpy(&bits, &v, 8);
+	m = bits & ((1ULL << 52) - 1);
+	if (m == 0 || (bits >> 52) == 0)
+		return -1;				/* a power of two (gaps differ), or subnormal */
+	return shortest_at(w, q, m | 1ULL << 52, (int) (bits >> 52) - 1075);
 }
 
 int
