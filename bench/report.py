@@ -210,6 +210,16 @@ class Report:
         self.core = read_core_csv(work)
         self.corpus = load(work, "corpus.json")
         self.event_logs = {name: load(work, f) for name, f in EVENT_LOG_FILES}
+        # the bare scan from the page cache, one file a real-document log (server_bench.py pagecache-scan)
+        self.pagecache_scan = None
+        for name in REAL_LOGS:
+            pc = load(work, "pagecache_scan_%s.json" % name)
+            if pc:
+                if self.pagecache_scan is None:
+                    self.pagecache_scan = {"reps": pc.get("reps"), "shared_buffers": pc.get("shared_buffers"),
+                                           "logs": {}, "problems": []}
+                self.pagecache_scan["logs"].update(pc.get("logs") or {})
+                self.pagecache_scan["problems"].extend(pc.get("problems") or [])
         self.cbor = load(work, "cbor.json")
         self.chart_files = []      # (file, in ratio, out ratio)
         self.chart_queries = {}    # query key -> {log: jsonb/fastjson}, in order of appearance
@@ -581,6 +591,7 @@ class Report:
                      "kernel's page cache." % (
                          fmt(m.get("reps")), fmt(m.get("query_reps", m.get("reps")))), "")
             res = {name: self.event_log(name, e) for name, e in logs}
+            self.pagecache_section(res)
         self.event_targets(res)
 
     def event_log(self, name, e):
@@ -793,6 +804,50 @@ class Report:
             self.event_anchors(e)
         return out
 
+    def pagecache_section(self, res):
+        """3.4: the bare scan of the two real-document logs from the page cache (the criterion's
+        case); puts each log's figures in res[log]["scan_pagecache"]."""
+        self.add("### 3.4 The bare scan from the page cache", "")
+        pc = self.pagecache_scan
+        if not pc:
+            self.add("Not measured in this run (server_bench.py pagecache-scan did not run or failed; see the "
+                     "log).", "")
+            return
+        self.problems.extend(pc.get("problems", []))
+        sb = (pc.get("shared_buffers") or {}).get("setting", "?")
+        self.add("The bare `SELECT count(*)` of 3.1's and 3.2's jsonb and fastjson tables (pglz), in the case the "
+                 "target names: a table that does not fit in shared buffers. After each log's queries, the "
+                 "cluster was restarted with `shared_buffers = %s`, so that a sequential scan of any heap "
+                 "larger than a quarter of it reads every page from the kernel's page cache through a ring of "
+                 "buffers; one untimed scan of each table first, then %s timed runs of each, the two tables' "
+                 "runs interleaved, serial, client wall time: best (median). Then the tables were dropped and "
+                 "the cluster restarted with its own settings. `Buffers` is EXPLAIN (ANALYZE, BUFFERS) of one "
+                 "scan: `read` pages came from the page cache." % (
+                     sb, fmt(pc.get("reps"))), "")
+        rows = []
+        for n in REAL_LOGS:
+            rec = (pc.get("logs") or {}).get(n)
+            if not rec:
+                continue
+            t = rec.get("types") or {}
+            j, f = t.get("jsonb") or {}, t.get("fastjson") or {}
+            for typ, r in (("jsonb", j), ("fastjson", f)):
+                rows.append([EVENT_LOG_NAMES[n], typ, fmt(r.get("pages")), fmt(r["heap"] / 1e6, 1) if r.get("heap") else "—",
+                             r.get("buffers") or "—", "yes" if r.get("ring") else ("no" if "ring" in r else "—"),
+                             (cell(r["best"] * 1e3, r["median"] * 1e3, 2) if "best" in r else r.get("error", "—"))])
+            x = {}
+            if "best" in j and "best" in f:
+                x = {"ratio": f["best"] / j["best"], "median_ratio": f["median"] / j["median"],
+                     "ring": bool(j.get("ring") and f.get("ring")), "pages": (f.get("pages"), j.get("pages")),
+                     "shared_buffers": sb}
+                rows.append([EVENT_LOG_NAMES[n], "fastjson / jsonb", "%.2f×" % (f["pages"] / j["pages"])
+                             if f.get("pages") and j.get("pages") else "—", "", "", "",
+                             "%.2f× (%.2f×)" % (x["ratio"], x["median_ratio"])])
+            if n in res and res[n] is not None:
+                res[n]["scan_pagecache"] = x
+        self.table(["log", "column type", "heap pages", "heap MB", "Buffers", "through the ring", "ms"], rows,
+                   ["---", "---", "--:", "--:", "---", "---", "--:"])
+
     def event_anchors(self, e):
         """The reference event-log figures (doc/design.md) beside this run's (the corpus log)."""
         a = e["anchors"]
@@ -883,6 +938,13 @@ class Report:
 
         parts = []
         for n in REAL_LOGS:
+            pc = (res.get(n) or {}).get("scan_pagecache")
+            if pc and pc.get("ring"):
+                parts.append((n, "%.2f× (median %.2f×; from the page cache, shared_buffers %s, 3.4: %s heap pages "
+                                 "against %s)" % (pc["ratio"], pc["median_ratio"], pc["shared_buffers"],
+                                                  fmt(pc["pages"][0]), fmt(pc["pages"][1])),
+                              pc["ratio"] <= 1.0))
+                continue
             sc = (res.get(n) or {}).get("scan")
             if not sc or sc.get("ratio") is None:
                 parts.append((n, "not measured", None))

@@ -13,6 +13,10 @@ usage: server_bench.py COMMAND [options]     (connects through libpq's PG* envir
                row, scripts/gen_corpus_events.py), session (sessions of 1 to 8 real
                documents, 2 to 20 kB, scripts/gen_session_events.py) or generated
                (scripts/gen_events.py)
+  pagecache-scan  section 3: the bare count(*) of the real-document logs' jsonb and
+               fastjson tables (kept by eventlog --keep-scan-tables) in a cluster restarted
+               with a small shared_buffers, so that every heap is read from the kernel's
+               page cache through a ring of buffers; then drops the tables
   cbor         section 4: fastjson_to_cbor / fastjson_from_cbor MB/s and the jsonb-based
                SQL conversion (bench/cbor_baseline.sql); n/a when not implemented
 
@@ -884,12 +888,101 @@ def cmd_eventlog(args):
             out["checks"]["fastjson_text_vs_jsonb"] = "error: %s" % e
             problems.append("%s event log whole-document check: %s" % (args.log, e))
     # the tables are not used after this (the GIN and large-document benchmarks load their
-    # own): drop them, so that the next log or section does not share the disk and page cache
+    # own): drop them, so that the next log or section does not share the disk and page cache;
+    # with --keep-scan-tables, jsonb's and fastjson's stay for pagecache-scan
     for typ in TYPES:
+        if args.keep_scan_tables and typ in SCAN_TYPES:
+            out.setdefault("kept_tables", []).append(table("pglz", typ))
+            continue
         try:
             db.run("DROP TABLE IF EXISTS %s" % table("pglz", typ))
         except MeasureError as e:
             problems.append("%s event log: DROP TABLE: %s" % (args.log, e))
+    write_json(args.out, out)
+
+
+# ------------------------------------------------------------ event log: bare scan from the page cache
+# The criterion's case of the bare scan: a table that does not fit in shared buffers. In the
+# event-log runs above the heaps fit (shared_buffers 256MB) and are scanned from shared
+# buffers; bench.sh restarts the cluster with shared_buffers = 1MB for this step, so that a
+# sequential scan of any heap over 256 kB (a quarter of it) goes through a ring of buffers and
+# reads every page from the kernel's page cache, as a table larger than shared_buffers is read.
+SCAN_TYPES = ("jsonb", "fastjson")
+
+
+def buffers_line(db, sql):
+    """The Buffers line of EXPLAIN (ANALYZE, BUFFERS) of sql, e.g. 'shared hit=3 read=241'."""
+    rows = db.run("EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) " + sql)
+    lines = [r[0].strip() for r in rows if "Buffers:" in r[0]]
+    return lines[0][len("Buffers:"):].strip() if lines else ""
+
+
+def cmd_pagecache_scan(args):
+    problems = []
+    db = DB(problems)
+    out = {"reps": args.reps, "problems": problems, "logs": {},
+           "shared_buffers": {"setting": db.one("SHOW shared_buffers"), "bytes": int(db.one(
+               "SELECT setting::bigint * current_setting('block_size')::bigint FROM pg_settings "
+               "WHERE name = 'shared_buffers'"))}}
+    db.settings(SERIAL)
+    tables = []
+    try:
+        ready = []
+        for lg in args.logs.split(","):
+            prefix = EVENT_LOGS[lg][0]
+            rec = {"types": {}}
+            out["logs"][lg] = rec
+            for typ in SCAN_TYPES:
+                tab = "%s_pglz_%s" % (prefix, typ)
+                if db.one("SELECT to_regclass(%s) IS NULL", (tab,)):
+                    rec["types"][typ] = {"error": "table %s not kept by the event-log step" % tab}
+                    problems.append("bare scan from the page cache, %s log: no table %s" % (lg, tab))
+                    continue
+                tables.append(tab)
+                sql = "SELECT count(*) FROM %s" % tab
+                what = "bare scan from the page cache, %s on %s (%s log)" % (tab, typ, lg)
+                try:
+                    heap = db.one("SELECT pg_relation_size(%s)", (tab,))
+                    block = int(db.one("SELECT current_setting('block_size')"))
+                    r = {"heap": heap, "pages": heap // block,
+                         "ring": heap > out["shared_buffers"]["bytes"] / 4}
+                    db.timed(sql, what=what)            # into the page cache, if it was not
+                    r["buffers"] = buffers_line(db, sql)
+                    rec["types"][typ] = r
+                    ready.append((lg, typ, sql, what))
+                except MeasureError as e:
+                    rec["types"][typ] = {"error": str(e)}
+                    problems.append("%s: %s" % (what, e))
+        times = {(lg, typ): [] for lg, typ, _, _ in ready}
+        results = {}
+        failed = set()
+        for rep in range(args.reps):
+            for j in range(len(ready)):
+                lg, typ, sql, what = ready[(rep + j) % len(ready)]
+                if (lg, typ) in failed:
+                    continue
+                try:
+                    t, res = db.timed(sql, what=what)
+                    times[(lg, typ)].append(t)
+                    results[(lg, typ)] = res[0][0]
+                except MeasureError as e:
+                    failed.add((lg, typ))
+                    out["logs"][lg]["types"][typ]["error"] = str(e)
+                    problems.append("%s: %s" % (what, e))
+        for (lg, typ), ts in times.items():
+            if (lg, typ) not in failed and ts:
+                out["logs"][lg]["types"][typ].update(summarize(ts))
+                out["logs"][lg]["types"][typ]["rows"] = results[(lg, typ)]
+        for lg, rec in out["logs"].items():
+            rows = {t: r.get("rows") for t, r in rec["types"].items() if r.get("rows") is not None}
+            if len(set(rows.values())) > 1:
+                problems.append("bare scan from the page cache, %s log: row counts differ: %s" % (lg, rows))
+    finally:
+        for tab in tables:
+            try:
+                db.run("DROP TABLE IF EXISTS %s" % tab)
+            except MeasureError as e:
+                problems.append("bare scan from the page cache: DROP TABLE %s: %s" % (tab, e))
     write_json(args.out, out)
 
 
@@ -1162,10 +1255,16 @@ def main():
                         "or generated (scripts/gen_events.py)")
     p.add_argument("--source", default="", help="the command that wrote the file (for the report)")
     p.add_argument("--summary", help="the generator's JSON summary of the file, kept in the output")
+    p.add_argument("--keep-scan-tables", action="store_true",
+                   help="keep the jsonb and fastjson tables (pglz) for pagecache-scan")
+    p.add_argument("--out", required=True)
+    p = sub.add_parser("pagecache-scan")
+    p.add_argument("--logs", default="corpus,session", help="comma list of the logs whose tables were kept")
+    p.add_argument("--reps", type=int, default=21, help="timed runs of each scan, interleaved")
     p.add_argument("--out", required=True)
     args = ap.parse_args()
     {"info": cmd_info, "jsonb-sizes": cmd_jsonb_sizes, "corpus": cmd_corpus,
-     "eventlog": cmd_eventlog, "cbor": cmd_cbor}[args.cmd](args)
+     "eventlog": cmd_eventlog, "pagecache-scan": cmd_pagecache_scan, "cbor": cmd_cbor}[args.cmd](args)
 
 
 if __name__ == "__main__":

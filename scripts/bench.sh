@@ -14,7 +14,8 @@
 # which the event-log targets are read from, the corpus log (scripts/gen_corpus_events.py,
 # one corpus document a row) and the session log (scripts/gen_session_events.py, sessions of
 # 1 to 8 corpus documents, 2 to 20 kB a row), and the generated log (scripts/gen_events.py);
-# then GIN indexes and large TOASTed documents, 4 CBOR, 5 peak memory, 6 targets. The measurements are made by bench/server_bench.py
+# then the bare scan of the first two logs' tables from the page cache (the cluster restarted
+# with shared_buffers = 1MB for it), GIN indexes and large TOASTed documents, 4 CBOR, 5 peak memory, 6 targets. The measurements are made by bench/server_bench.py
 # (psycopg), the report and chart by bench/report.py.
 #
 # Environment:
@@ -57,6 +58,7 @@ if [ "$QUICK" = 1 ]; then
     CORPUS_TARGET=0.15
     CORE_ARGS="--reps 2 --min-time 0.03 --warmup 0.01"
     CBOR_CAP=1
+    SCAN_REPS=5
 else
     ROWS=${BENCH_ROWS:-100000}
     SESSION_ROWS=${BENCH_SESSION_ROWS:-20000}
@@ -70,6 +72,7 @@ else
     CORPUS_TARGET=0.3
     CORE_ARGS="--reps 5 --min-time 0.1 --warmup 0.05"
     CBOR_CAP=4
+    SCAN_REPS=21
 fi
 
 log() { echo "bench.sh: $*" >&2; }
@@ -214,6 +217,30 @@ if [ "$HAVE_CORPUS" = 1 ] && want 2; then
 fi
 
 # ---------------------------------------------------------------- 5. event logs
+# The bare scan in the case the targets name, a table that does not fit in shared buffers:
+# the log's jsonb and fastjson tables, kept by its eventlog step, are scanned in the cluster
+# restarted with shared_buffers = 1MB, so that every heap is read from the kernel's page cache
+# through a ring of buffers; the step drops the tables, and the cluster is restarted with its
+# own settings for the rest of the run.
+pagecache_scan() {
+    local name=$1 env_line
+    log "section 3: restarting the cluster with shared_buffers = 1MB"
+    if env_line=$(bash scripts/cluster.sh start "$CLUSTER_DIR" "$PORT" shared_buffers=1MB); then
+        eval "export $env_line"
+        step "section 3: the $name log's bare scan from the page cache (shared_buffers = 1MB)" \
+            $PY bench/server_bench.py pagecache-scan --logs "$name" --reps "$SCAN_REPS" \
+            --out "$WORK/pagecache_scan_$name.json"
+    else
+        FAILED+=("section 3: restart with shared_buffers = 1MB")
+    fi
+    log "section 3: restarting the cluster with its own settings"
+    if env_line=$(bash scripts/cluster.sh start "$CLUSTER_DIR" "$PORT" ${BENCH_SHARED_BUFFERS:+shared_buffers=$BENCH_SHARED_BUFFERS}); then
+        eval "export $env_line"
+    else
+        FAILED+=("section 3: restart with the cluster's own settings")
+    fi
+}
+
 # First the two logs of real documents (the event-log targets are read from them): the
 # corpus log, one corpus document a row (its anchor check quotes the reference figures of
 # doc/design.md), and the session log, sessions of 1 to 8 corpus documents (2 to 20 kB);
@@ -229,8 +256,9 @@ if want 3 && [ "$HAVE_CORPUS" = 1 ]; then
         step "section 3: the corpus log" \
             $PY bench/server_bench.py eventlog --log corpus --source "$CORPUS_SRC" \
             --summary "$WORK/corpus_log_summary.json" --file "$CORPUS_EVENTS" --rows "$ROWS" --reps "$REPS" \
-            --out "$WORK/eventlog_corpus.json"
+            --keep-scan-tables --out "$WORK/eventlog_corpus.json"
         rm -f -- "$CORPUS_EVENTS"
+        pagecache_scan corpus
     fi
 
     SESSION_EVENTS=$CLUSTER_DIR/session_events.ndjson
@@ -243,8 +271,9 @@ if want 3 && [ "$HAVE_CORPUS" = 1 ]; then
         step "section 3: the session log" \
             $PY bench/server_bench.py eventlog --log session --source "$SESSION_SRC" \
             --summary "$WORK/session_log_summary.json" --file "$SESSION_EVENTS" --rows "$SESSION_ROWS" \
-            --reps "$REPS" --out "$WORK/eventlog_session.json"
+            --reps "$REPS" --keep-scan-tables --out "$WORK/eventlog_session.json"
         rm -f -- "$SESSION_EVENTS"
+        pagecache_scan session
     fi
 fi
 
