@@ -431,7 +431,7 @@ stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct va
 			memcpy(&len, r->stored + 2, 4);
 			index = fj_store_index_at(r->stored, r->have_bytes);
 			index = (index ? index : FJ_STORE_HEADER + 1 + FJ_KEY_INDEX_MIN + 1 + FJ_STORE_TAIL_MAX) +
-				(size_t) ((len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2) * 4;
+				(size_t) ((len + (1u << FJ_STORE_BLOCK_LOG2_MIN) - 1) >> FJ_STORE_BLOCK_LOG2_MIN) * 4;
 			if (index > r->have_bytes && index <= stored_len)
 			{
 				pfree(head);
@@ -475,7 +475,7 @@ stored_decode(stored_reader *r, uint32_t from, uint32_t last, size_t need_end)
 
 	for (b = from; b <= last; b++)
 	{
-		size_t		bstart = (size_t) b << FJ_STORE_BLOCK_LOG2,
+		size_t		bstart = fj_store_block_start(s, b),
 					n = fj_store_block_size(s, b),
 					want = b < last ? n : Min(n, need_end - bstart),
 					start,
@@ -555,7 +555,7 @@ stored_follow(stored_reader *r, const parsed_path *pp, const uint8_t **value)
 	for (;;)
 	{
 		fj_window	w = {.avail = s->tape_len - FJ_TAPE_HEADER, .have = r->have, .origin = FJ_TAPE_HEADER,
-		.block_log2 = FJ_STORE_BLOCK_LOG2, .tail = s->tail_len};
+		.block_log2 = s->block_log2, .tail = s->tail_len};
 		fj_found	found;
 		uint32_t	b;
 
@@ -571,29 +571,29 @@ stored_follow(stored_reader *r, const parsed_path *pp, const uint8_t **value)
 			/* string references in it point back, maybe into blocks not read: read all before it */
 			size_t		end = Min((size_t) (*value - r->tape) + fj_value_size(*value), (size_t) s->blocks_len);
 
-			for (b = 0; b < s->nblocks && ((size_t) b << FJ_STORE_BLOCK_LOG2) < end &&
-				 r->have[b] >= Min((size_t) fj_store_block_size(s, b), end - ((size_t) b << FJ_STORE_BLOCK_LOG2)); b++)
+			for (b = 0; b < s->nblocks && fj_store_block_start(s, b) < end &&
+				 r->have[b] >= Min((size_t) fj_store_block_size(s, b), end - fj_store_block_start(s, b)); b++)
 				;
-			if (((size_t) b << FJ_STORE_BLOCK_LOG2) < end)
+			if (fj_store_block_start(s, b) < end)
 			{
 				from = b;
-				last = (uint32_t) ((end - 1) >> FJ_STORE_BLOCK_LOG2);
+				last = fj_store_block_of(s, end - 1);
 				need_end = end;
 				continue;
 			}
 		}
 		if (found != FJ_MORE)
 			return found;
-		from = (uint32_t) ((FJ_TAPE_HEADER + w.need_from) >> FJ_STORE_BLOCK_LOG2);
+		from = fj_store_block_of(s, FJ_TAPE_HEADER + w.need_from);
 		/* the tail is at hand: a range reaching into it needs the blocks up to it */
 		need_end = Min(FJ_TAPE_HEADER + w.need_to, (size_t) s->blocks_len);
-		last = (uint32_t) ((need_end - 1) >> FJ_STORE_BLOCK_LOG2);
+		last = fj_store_block_of(s, need_end - 1);
 		/* a valid tape asks only for bytes it has and that are not there yet */
 		if (last >= s->nblocks || from > last)
 			report_short_tape(s->tape_len);
 		for (b = from; b < last && r->have[b] >= fj_store_block_size(s, b); b++)
 			;
-		if (b == last && r->have[b] >= need_end - ((size_t) b << FJ_STORE_BLOCK_LOG2))
+		if (b == last && r->have[b] >= need_end - fj_store_block_start(s, b))
 			report_short_tape(s->tape_len);
 	}
 }

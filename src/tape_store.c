@@ -8,13 +8,13 @@
 #include <lz4.h>
 #include <string.h>
 
-/* The size of block i of blocks holding len bytes of a tape. */
+/* The size of block i of blocks of 2^log2 bytes holding len bytes of a tape. */
 static inline uint32_t
-block_size(uint32_t len, uint32_t i)
+block_size(uint32_t len, unsigned log2, uint32_t i)
 {
-	uint32_t	from = i << FJ_STORE_BLOCK_LOG2;
+	uint32_t	from = i << log2;
 
-	return len - from < FJ_STORE_BLOCK ? len - from : FJ_STORE_BLOCK;
+	return len - from < (1u << log2) ? len - from : 1u << log2;
 }
 
 static inline void
@@ -154,6 +154,7 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 	uint8_t    *head,
 			   *data,
 				fps[FJ_KEY_INDEX_MIN];
+	unsigned	log2 = FJ_STORE_BLOCK_LOG2;
 
 	memset(out, 0, sizeof(*out));
 	if (len < FJ_STORE_MIN || len > (size_t) INT32_MAX)
@@ -161,11 +162,11 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 	nkeys = root_key_fingerprints(tape + FJ_TAPE_HEADER, NULL, fps);
 	tail = len - root_tail_at(tape, len, 0, NULL);
 	blocks_len = (uint32_t) (len - tail);
-	nblocks = (blocks_len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2;
+	nblocks = (blocks_len + (1u << log2) - 1) >> log2;
 	index = (size_t) nblocks * 4;
 	index_at = FJ_STORE_HEADER + (nkeys || tail ? 1 + nkeys : 0) + (tail ? 1 + tail : 0);
 	/* every block at its worst (stored raw) fits: no growth while writing */
-	bound = prefix + index_at + index + (size_t) LZ4_compressBound(FJ_STORE_BLOCK) * nblocks;
+	bound = prefix + index_at + index + (size_t) LZ4_compressBound(1 << log2) * nblocks;
 	if (!fj_buf_reserve(a, out, bound))
 		return false;
 	head = out->data + prefix;
@@ -173,7 +174,7 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 	head[0] = FJ_STORE_MARK | tape[0];
 	head[1] = tape[1];
 	store32(head + 2, (uint32_t) len);
-	head[6] = FJ_STORE_BLOCK_LOG2;
+	head[6] = (uint8_t) log2;
 	head[7] = tail ? FJ_STORE_METHOD_LZ4_TAIL : nkeys ? FJ_STORE_METHOD_LZ4_KEYS : FJ_STORE_METHOD_LZ4;
 	if (nkeys || tail)
 	{
@@ -187,8 +188,8 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 	}
 	for (i = 0; i < nblocks; i++)
 	{
-		uint32_t	n = block_size(blocks_len, i);
-		const char *src = (const char *) tape + ((size_t) i << FJ_STORE_BLOCK_LOG2);
+		uint32_t	n = block_size(blocks_len, log2, i);
+		const char *src = (const char *) tape + ((size_t) i << log2);
 		int			c = LZ4_compress_default(src, (char *) data + end, (int) n, LZ4_compressBound((int) n));
 
 		if (c > 0 && (uint32_t) c < n)
@@ -247,7 +248,7 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 		return fj_fail(err, FJ_R_STORE_SHORT, 0);
 	if (!fj_tape_version_readable(stored[0] & ~FJ_STORE_MARK))
 		return fj_fail(err, FJ_R_TAPE_VERSION, 0);
-	if (stored[6] != FJ_STORE_BLOCK_LOG2 ||
+	if (stored[6] < FJ_STORE_BLOCK_LOG2_MIN || stored[6] > FJ_STORE_BLOCK_LOG2_MAX ||
 		(stored[7] != FJ_STORE_METHOD_LZ4 && stored[7] != FJ_STORE_METHOD_LZ4_KEYS &&
 		 stored[7] != FJ_STORE_METHOD_LZ4_TAIL))
 		return fj_fail(err, FJ_R_STORE_METHOD, 6);
@@ -280,7 +281,8 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 	}
 	/* FJ_STORE_MIN > FJ_STORE_TAIL_MAX: the blocks hold the tape's header */
 	s->blocks_len = s->tape_len - s->tail_len;
-	nblocks = (s->blocks_len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2;
+	s->block_log2 = stored[6];
+	nblocks = (s->blocks_len + (1u << s->block_log2) - 1) >> s->block_log2;
 	if ((have - index_at) / 4 < nblocks)
 		return fj_fail(err, FJ_R_STORE_SHORT, index_at);
 	s->index_at = (uint32_t) index_at;
@@ -297,7 +299,7 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 		memcpy(&e, s->ends + (size_t) i * 4, 4);
 		/* a raw block is exactly its size; the last end is the end of the data */
 		if ((e & ~FJ_STORE_RAW) < prev || (e & ~FJ_STORE_RAW) > s->data_len ||
-			((e & FJ_STORE_RAW) && (e & ~FJ_STORE_RAW) - prev != block_size(s->blocks_len, i)) ||
+			((e & FJ_STORE_RAW) && (e & ~FJ_STORE_RAW) - prev != block_size(s->blocks_len, s->block_log2, i)) ||
 			(i == nblocks - 1 && (e & ~FJ_STORE_RAW) != s->data_len))
 			return fj_fail(err, FJ_R_STORE_BLOCKS, index_at + (size_t) i * 4);
 		prev = e & ~FJ_STORE_RAW;
@@ -323,9 +325,9 @@ fj_store_decode_block_at(const fj_stored *s, uint32_t i, const uint8_t *data, ui
 {
 	size_t		start,
 				end;
-	uint32_t	n = block_size(s->blocks_len, i),
+	uint32_t	n = block_size(s->blocks_len, s->block_log2, i),
 				e;
-	uint8_t    *dst = tape + ((size_t) i << FJ_STORE_BLOCK_LOG2);
+	uint8_t    *dst = tape + fj_store_block_start(s, i);
 
 	fj_store_block_range(s, i, &start, &end);
 	memcpy(&e, s->ends + (size_t) i * 4, 4);
@@ -339,7 +341,7 @@ fj_store_decode_block_at(const fj_stored *s, uint32_t i, const uint8_t *data, ui
 uint32_t
 fj_store_block_size(const fj_stored *s, uint32_t i)
 {
-	return block_size(s->blocks_len, i);
+	return block_size(s->blocks_len, s->block_log2, i);
 }
 
 fj_code
@@ -349,9 +351,9 @@ fj_store_decode_block_prefix(const fj_stored *s, uint32_t i, const uint8_t *data
 	size_t		start,
 				end,
 				size;
-	uint32_t	n = block_size(s->blocks_len, i),
+	uint32_t	n = block_size(s->blocks_len, s->block_log2, i),
 				e;
-	uint8_t    *dst = tape + ((size_t) i << FJ_STORE_BLOCK_LOG2);
+	uint8_t    *dst = tape + fj_store_block_start(s, i);
 	bool		all;
 	int			r;
 

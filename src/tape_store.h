@@ -10,7 +10,8 @@
  *                 (a tape's version byte never has bit 7 set)
  *   byte 1        the tape's flags byte (so readers need not decompress it)
  *   bytes 2-5     the tape's length (little-endian), header included
- *   byte 6        log2 of the block size (13: 8 kB blocks)
+ *   byte 6        log2 of the block size: 14 (16 kB blocks), or 13 (8 kB,
+ *                 as values stored before 16 kB blocks have it)
  *   byte 7        the method: 1 = LZ4, 2 = LZ4 and the root's keys, 3 = LZ4,
  *                 the root's keys and its tail; other values are errors
  *   methods 2, 3  1 byte n, then n bytes: when the root is an object without
@@ -40,8 +41,10 @@
 
 #define FJ_STORE_MARK 0x80		/* bit 7 of the first byte: a stored tape */
 #define FJ_STORE_HEADER 8
-#define FJ_STORE_BLOCK_LOG2 13
+#define FJ_STORE_BLOCK_LOG2 14	/* the block size written: 16 kB */
 #define FJ_STORE_BLOCK (1u << FJ_STORE_BLOCK_LOG2)
+#define FJ_STORE_BLOCK_LOG2_MIN 13	/* the block sizes read: 8 kB (as earlier builds wrote) and 16 kB */
+#define FJ_STORE_BLOCK_LOG2_MAX 14
 #define FJ_STORE_METHOD_LZ4 1
 #define FJ_STORE_METHOD_LZ4_KEYS 2	/* LZ4, and the keys of a small root object */
 #define FJ_STORE_METHOD_LZ4_TAIL 3	/* LZ4, the root's keys (maybe none), its tail */
@@ -72,7 +75,21 @@ typedef struct fj_stored
 	uint32_t	nblocks;
 	uint8_t		version;		/* the tape's version byte */
 	uint8_t		flags;			/* the tape's flags byte */
+	uint8_t		block_log2;		/* log2 of the block size */
 } fj_stored;
+
+/* Where block i starts in the tape, and which block holds tape offset off. */
+static inline size_t
+fj_store_block_start(const fj_stored *s, uint32_t i)
+{
+	return (size_t) i << s->block_log2;
+}
+
+static inline uint32_t
+fj_store_block_of(const fj_stored *s, size_t off)
+{
+	return (uint32_t) (off >> s->block_log2);
+}
 
 /*
  * Store the tape[0..len) (a valid tape of at least FJ_STORE_MIN bytes):

@@ -42,28 +42,30 @@ parse(const char *json, size_t len, size_t *tlen)
 
 /*
  * The stored form of the tape t[0..tlen) written here, apart from
- * fj_store_encode, with the method and the header given: method 1 (no keys),
+ * fj_store_encode, with the method, the header and the block size (2^log2)
+ * given: method 1 (no keys),
  * 2 (nkeys fingerprints), 3 (nkeys fingerprints, maybe none, and the tape's
  * last tail bytes as they are), the blocks compressed with LZ4 as the
  * encoder does. Values as older builds wrote them, and damaged ones.
  */
 static uint8_t *
 store_by_hand(const uint8_t *t, size_t tlen, int method, const uint8_t *fps, size_t nkeys, size_t tail,
-			  size_t *slen)
+			  unsigned log2, size_t *slen)
 {
-	size_t		blocks_len = tlen - tail,
-				nblocks = (blocks_len + FJ_STORE_BLOCK - 1) / FJ_STORE_BLOCK,
+	size_t		block = (size_t) 1 << log2,
+				blocks_len = tlen - tail,
+				nblocks = (blocks_len + block - 1) / block,
 				index_at = FJ_STORE_HEADER + (method >= 2 ? 1 + nkeys : 0) + (method == 3 ? 1 + tail : 0),
 				i;
 	uint32_t	end = 0,
 				len32 = (uint32_t) tlen;
-	uint8_t    *out = malloc(index_at + 4 * nblocks + (size_t) LZ4_compressBound(FJ_STORE_BLOCK) * nblocks),
+	uint8_t    *out = malloc(index_at + 4 * nblocks + (size_t) LZ4_compressBound((int) block) * nblocks),
 			   *data = out + index_at + 4 * nblocks;
 
 	out[0] = FJ_STORE_MARK | t[0];
 	out[1] = t[1];
 	memcpy(out + 2, &len32, 4);
-	out[6] = FJ_STORE_BLOCK_LOG2;
+	out[6] = (uint8_t) log2;
 	out[7] = (uint8_t) method;
 	if (method >= 2)
 	{
@@ -77,8 +79,8 @@ store_by_hand(const uint8_t *t, size_t tlen, int method, const uint8_t *fps, siz
 	}
 	for (i = 0; i < nblocks; i++)
 	{
-		size_t		from = i * FJ_STORE_BLOCK,
-					n = blocks_len - from < FJ_STORE_BLOCK ? blocks_len - from : FJ_STORE_BLOCK;
+		size_t		from = i * block,
+					n = blocks_len - from < block ? blocks_len - from : block;
 		int			c = LZ4_compress_default((const char *) t + from, (char *) data + end, (int) n,
 											 LZ4_compressBound((int) n));
 		uint32_t	e;
@@ -113,7 +115,7 @@ stored_lookup(const fj_stored *s, uint8_t *tape, uint16_t *have, const char *key
 	for (;;)
 	{
 		fj_window	w = {.avail = s->tape_len - FJ_TAPE_HEADER, .have = have, .origin = FJ_TAPE_HEADER,
-		.block_log2 = FJ_STORE_BLOCK_LOG2, .tail = s->tail_len};
+		.block_log2 = s->block_log2, .tail = s->tail_len};
 		const uint8_t *v = NULL;
 		fj_found	r;
 		uint32_t	b,
@@ -143,7 +145,7 @@ stored_lookup(const fj_stored *s, uint8_t *tape, uint16_t *have, const char *key
 		}
 		/* the blocks up to the end of the range, or to the tail */
 		need_end = FJ_TAPE_HEADER + w.need_to < s->blocks_len ? FJ_TAPE_HEADER + w.need_to : s->blocks_len;
-		last = (uint32_t) ((need_end - 1) >> FJ_STORE_BLOCK_LOG2);
+		last = fj_store_block_of(s, need_end - 1);
 		/* a damaged tape may ask for what it has, or lacks: an error, as the SQL layer's */
 		progress = false;
 		if (last >= s->nblocks || FJ_TAPE_HEADER + w.need_from >= need_end)
@@ -151,10 +153,10 @@ stored_lookup(const fj_stored *s, uint8_t *tape, uint16_t *have, const char *key
 			*ok = 0;
 			return NULL;
 		}
-		for (b = (uint32_t) ((FJ_TAPE_HEADER + w.need_from) >> FJ_STORE_BLOCK_LOG2); b <= last; b++)
+		for (b = fj_store_block_of(s, FJ_TAPE_HEADER + w.need_from); b <= last; b++)
 		{
 			/* up to the end of the range in the last block, the others whole */
-			size_t		want = b < last ? FJ_STORE_BLOCK : need_end - ((size_t) b << FJ_STORE_BLOCK_LOG2);
+			size_t		want = b < last ? fj_store_block_size(s, b) : need_end - fj_store_block_start(s, b);
 
 			if (have[b] >= want)
 				continue;
@@ -205,7 +207,7 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 		size_t		hand_len = 0;
 
 		if (len >= FJ_STORE_MIN)
-			free(store_by_hand(t, len, 1, NULL, 0, 0, &hand_len));
+			free(store_by_hand(t, len, 1, NULL, 0, 0, FJ_STORE_BLOCK_LOG2, &hand_len));
 		CHECKF(len < FJ_STORE_MIN || hand_len + 2 * (2 + FJ_KEY_INDEX_MIN + FJ_STORE_TAIL_MAX) > len - len / 8,
 			   "%s: %zu bytes not stored, %zu in blocks", name, len, hand_len);
 		return;
@@ -248,11 +250,11 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 			for (k = 0; k < sizeof(wants) / sizeof(wants[0]); k++)
 			{
 				size_t		want = wants[k] < n ? wants[k] : n;
-				uint8_t    *dst = back + ((size_t) i << FJ_STORE_BLOCK_LOG2);
+				uint8_t    *dst = back + fj_store_block_start(&s, i);
 
 				memset(dst, 0, n);
 				ok = fj_store_decode_block_prefix(&s, i, s.data + start, avail, wants[k], back, &got, &err) == FJ_OK;
-				CHECKF(ok && got <= n && memcmp(dst, t + ((size_t) i << FJ_STORE_BLOCK_LOG2), got) == 0 &&
+				CHECKF(ok && got <= n && memcmp(dst, t + fj_store_block_start(&s, i), got) == 0 &&
 					   (avail < size || got >= want),
 					   "%s: block %u by prefix, %zu of %zu bytes of data, want %zu: got %zu", name, i, avail, size,
 					   wants[k], got);
@@ -312,6 +314,20 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 		}
 		st.data[3 + at] = old;
 	}
+	/* a block size other than 8 or 16 kB */
+	{
+		static const uint8_t sizes[] = {0, 12, 15, 16, 255};
+		uint8_t		old = st.data[3 + 6];
+		fj_stored	d;
+
+		for (i = 0; i < sizeof(sizes); i++)
+		{
+			st.data[3 + 6] = sizes[i];
+			CHECKF(fj_store_open(st.data + 3, st.len - 3, &d, &err) != FJ_OK && err.reason == FJ_R_STORE_METHOD,
+				   "%s: block size byte %u", name, sizes[i]);
+		}
+		st.data[3 + 6] = old;
+	}
 	/* truncated */
 	CHECKF(fj_store_open(st.data + 3, FJ_STORE_HEADER + 2, &s, &err) != FJ_OK, "%s: truncated", name);
 	free(back);
@@ -330,14 +346,14 @@ check_json(const char *name, const char *json, size_t len)
 	free(t);
 }
 
-/* Objects of n members whose string values are runs of letters (compressible), around the block size. */
+/* Objects of n members whose string values are runs of letters (compressible), from under the block size to about three blocks. */
 static void
 test_generated(void)
 {
 	size_t		n;
 	int			stored = 0;
 
-	for (n = 1; n < 400; n += 3)
+	for (n = 1; n < 1000; n += 5)
 	{
 		t_buf		b = {0};
 		size_t		m;
@@ -429,6 +445,7 @@ test_root_keys(void)
 					index_at;
 		int			method,
 					m;
+		unsigned	log2;
 
 		/* n members; a large, compressible value in the middle, small ones after it */
 		b.len = 0;
@@ -509,46 +526,49 @@ test_root_keys(void)
 		}
 
 		/*
-		 * The same value written here: with the encoder's method, the same
-		 * bytes; as older builds wrote it (method 1: no keys, method 2: no
-		 * tail), read as ever, lookups included.
+		 * The same value written here: with the encoder's method and block
+		 * size, the same bytes; as older builds wrote it (method 1: no keys,
+		 * method 2: no tail; 8 kB blocks), read as ever, lookups included.
 		 */
 		for (m = 1; m <= method; m++)
 		{
-			size_t		slen;
-			uint8_t    *hand = store_by_hand(t, tlen, m, s.root_keys, m >= 2 ? n : 0, m == 3 ? tail : 0, &slen);
-			fj_stored	h;
-
-			if (m == method)
-				CHECKF(slen == st.len && memcmp(hand, st.data, slen) == 0, "root of %zu: method %d by hand", n, m);
-			CHECKF(fj_store_open(hand, slen, &h, &err) == FJ_OK && (h.root_keys != NULL) == (m >= 2) &&
-				   h.tail_len == (m == 3 ? tail : 0) && fj_store_root_may_have(&h, "nothing", 7) == (m == 1 || memchr(h.root_keys, fj_key_fingerprint((const uint8_t *) "nothing", 7), n)),
-				   "root of %zu: method %d", n, m);
-			memset(back, 0, tlen);
-			CHECKF(fj_store_decode(&h, back, &err) == FJ_OK && memcmp(back, t, tlen) == 0, "root of %zu: method %d decode", n, m);
-			if (h.nblocks <= sizeof(have) / sizeof(have[0]))
+			for (log2 = FJ_STORE_BLOCK_LOG2_MIN; log2 <= FJ_STORE_BLOCK_LOG2_MAX; log2++)
 			{
-				for (i = 0; i < n; i++)
-				{
-					const uint8_t *want = fj_object_get(t + FJ_TAPE_HEADER, keys[i], strlen(keys[i])),
-							   *got = stored_lookup(&h, back, have, keys[i], &ok);
-					uint32_t	k;
-					bool		past = false;
+				size_t		slen;
+				uint8_t    *hand = store_by_hand(t, tlen, m, s.root_keys, m >= 2 ? n : 0, m == 3 ? tail : 0, log2, &slen);
+				fj_stored	h;
 
-					CHECKF(ok && got && want && memcmp(got, want, fj_value_size(want)) == 0,
-						   "root of %zu: method %d lookup of %s", n, m, keys[i]);
-					/* a key of the tail, past the large member: only block 0 by prefix is decoded */
-					for (k = 1; k < h.nblocks; k++)
-						past |= have[k] != 0;
-					if (m == 3 && i > n / 2)
-						CHECKF(!past && have[0] <= 512, "root of %zu: %s decoded %u bytes of block 0 and blocks past it",
-							   n, keys[i], have[0]);
-					else if (i > n / 2)
-						CHECKF(past, "root of %zu: method %d, %s without the blocks after the large member", n, m, keys[i]);
+				if (m == method && log2 == FJ_STORE_BLOCK_LOG2)
+					CHECKF(slen == st.len && memcmp(hand, st.data, slen) == 0, "root of %zu: method %d by hand", n, m);
+				CHECKF(fj_store_open(hand, slen, &h, &err) == FJ_OK && (h.root_keys != NULL) == (m >= 2) &&
+					   h.tail_len == (m == 3 ? tail : 0) && fj_store_root_may_have(&h, "nothing", 7) == (m == 1 || memchr(h.root_keys, fj_key_fingerprint((const uint8_t *) "nothing", 7), n)),
+					   "root of %zu: method %d", n, m);
+				memset(back, 0, tlen);
+				CHECKF(fj_store_decode(&h, back, &err) == FJ_OK && memcmp(back, t, tlen) == 0, "root of %zu: method %d decode", n, m);
+				if (h.nblocks <= sizeof(have) / sizeof(have[0]))
+				{
+					for (i = 0; i < n; i++)
+					{
+						const uint8_t *want = fj_object_get(t + FJ_TAPE_HEADER, keys[i], strlen(keys[i])),
+								   *got = stored_lookup(&h, back, have, keys[i], &ok);
+						uint32_t	k;
+						bool		past = false;
+
+						CHECKF(ok && got && want && memcmp(got, want, fj_value_size(want)) == 0,
+							   "root of %zu: method %d lookup of %s", n, m, keys[i]);
+						/* a key of the tail, past the large member: only block 0 by prefix is decoded */
+						for (k = 1; k < h.nblocks; k++)
+							past |= have[k] != 0;
+						if (m == 3 && i > n / 2)
+							CHECKF(!past && have[0] <= 512, "root of %zu: %s decoded %u bytes of block 0 and blocks past it",
+								   n, keys[i], have[0]);
+						else if (i > n / 2)
+							CHECKF(past, "root of %zu: method %d, %s without the blocks after the large member", n, m, keys[i]);
+					}
+					CHECKF(stored_lookup(&h, back, have, "nothing", &ok) == NULL && ok, "root of %zu: method %d, missing key", n, m);
 				}
-				CHECKF(stored_lookup(&h, back, have, "nothing", &ok) == NULL && ok, "root of %zu: method %d, missing key", n, m);
+				free(hand);
 			}
-			free(hand);
 		}
 
 		/* a tail that does not start where a member does, or of 0 or too many bytes */
@@ -559,7 +579,7 @@ test_root_keys(void)
 
 			for (i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++)
 			{
-				uint8_t    *hand = store_by_hand(t, tlen, 3, s.root_keys, n, tail + (size_t) shifts[i], &slen);
+				uint8_t    *hand = store_by_hand(t, tlen, 3, s.root_keys, n, tail + (size_t) shifts[i], FJ_STORE_BLOCK_LOG2, &slen);
 				fj_stored	h;
 
 				CHECKF(fj_store_open(hand, slen, &h, &err) == FJ_OK && fj_store_decode(&h, back, &err) == FJ_ERR_TAPE &&
@@ -599,7 +619,7 @@ test_root_keys(void)
 			st.data[index_at - tail - 1] = 0;
 			CHECKF(fj_store_open(st.data, st.len, &s, &err) != FJ_OK && err.reason == FJ_R_STORE_TAIL, "root of %zu: tail of 0", n);
 			{
-				uint8_t    *hand = store_by_hand(t, tlen, 3, s.root_keys, n, FJ_STORE_TAIL_MAX + 1, &slen);
+				uint8_t    *hand = store_by_hand(t, tlen, 3, s.root_keys, n, FJ_STORE_TAIL_MAX + 1, FJ_STORE_BLOCK_LOG2, &slen);
 				fj_stored	h;
 
 				CHECKF(fj_store_open(hand, slen, &h, &err) != FJ_OK && err.reason == FJ_R_STORE_TAIL,
