@@ -154,7 +154,6 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 	uint8_t    *head,
 			   *data,
 				fps[FJ_KEY_INDEX_MIN];
-	unsigned	log2 = FJ_STORE_BLOCK_LOG2;
 
 	memset(out, 0, sizeof(*out));
 	if (len < FJ_STORE_MIN || len > (size_t) INT32_MAX)
@@ -162,11 +161,11 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 	nkeys = root_key_fingerprints(tape + FJ_TAPE_HEADER, NULL, fps);
 	tail = len - root_tail_at(tape, len, 0, NULL);
 	blocks_len = (uint32_t) (len - tail);
-	nblocks = (blocks_len + (1u << log2) - 1) >> log2;
+	nblocks = (blocks_len + FJ_STORE_BLOCK - 1) >> FJ_STORE_BLOCK_LOG2;
 	index = (size_t) nblocks * 4;
 	index_at = FJ_STORE_HEADER + (nkeys || tail ? 1 + nkeys : 0) + (tail ? 1 + tail : 0);
 	/* every block at its worst (stored raw) fits: no growth while writing */
-	bound = prefix + index_at + index + (size_t) LZ4_compressBound(1 << log2) * nblocks;
+	bound = prefix + index_at + index + (size_t) LZ4_compressBound(FJ_STORE_BLOCK) * nblocks;
 	if (!fj_buf_reserve(a, out, bound))
 		return false;
 	head = out->data + prefix;
@@ -174,7 +173,7 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 	head[0] = FJ_STORE_MARK | tape[0];
 	head[1] = tape[1];
 	store32(head + 2, (uint32_t) len);
-	head[6] = (uint8_t) log2;
+	head[6] = FJ_STORE_BLOCK_LOG2;
 	head[7] = tail ? FJ_STORE_METHOD_LZ4_TAIL : nkeys ? FJ_STORE_METHOD_LZ4_KEYS : FJ_STORE_METHOD_LZ4;
 	if (nkeys || tail)
 	{
@@ -188,8 +187,8 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 	}
 	for (i = 0; i < nblocks; i++)
 	{
-		uint32_t	n = block_size(blocks_len, log2, i);
-		const char *src = (const char *) tape + ((size_t) i << log2);
+		uint32_t	n = block_size(blocks_len, FJ_STORE_BLOCK_LOG2, i);
+		const char *src = (const char *) tape + ((size_t) i << FJ_STORE_BLOCK_LOG2);
 		int			c = LZ4_compress_default(src, (char *) data + end, (int) n, LZ4_compressBound((int) n));
 
 		if (c > 0 && (uint32_t) c < n)
