@@ -718,6 +718,13 @@ def storage_shares(db, tab, typ, feat, problems, what):
     return res
 
 
+def shared_buffers(db):
+    """shared_buffers as set and in bytes."""
+    return {"setting": db.one("SHOW shared_buffers"), "bytes": int(db.one(
+        "SELECT setting::bigint * current_setting('block_size')::bigint FROM pg_settings "
+        "WHERE name = 'shared_buffers'"))}
+
+
 def cmd_eventlog(args):
     problems = []
     db = DB(problems)
@@ -733,9 +740,7 @@ def cmd_eventlog(args):
            "checks": {}, "problems": problems}
     # whether a sequential scan reads a table through shared buffers or through a ring of
     # buffers: PostgreSQL uses the ring when the heap is larger than shared_buffers / 4
-    out["shared_buffers"] = {"setting": db.one("SHOW shared_buffers"), "bytes": int(db.one(
-        "SELECT setting::bigint * current_setting('block_size')::bigint FROM pg_settings "
-        "WHERE name = 'shared_buffers'"))}
+    out["shared_buffers"] = shared_buffers(db)
     if args.log == "corpus":
         out["anchors"] = REFERENCE_EVENT_ANCHORS
     if args.summary:
@@ -920,10 +925,8 @@ def buffers_line(db, sql):
 def cmd_pagecache_scan(args):
     problems = []
     db = DB(problems)
-    out = {"reps": args.reps, "problems": problems, "logs": {},
-           "shared_buffers": {"setting": db.one("SHOW shared_buffers"), "bytes": int(db.one(
-               "SELECT setting::bigint * current_setting('block_size')::bigint FROM pg_settings "
-               "WHERE name = 'shared_buffers'"))}}
+    out = {"reps": args.reps, "problems": problems, "logs": {}, "shared_buffers": shared_buffers(db)}
+    block = int(db.one("SELECT current_setting('block_size')"))
     db.settings(SERIAL)
     tables = []
     try:
@@ -943,7 +946,6 @@ def cmd_pagecache_scan(args):
                 what = "bare scan from the page cache, %s on %s (%s log)" % (tab, typ, lg)
                 try:
                     heap = db.one("SELECT pg_relation_size(%s)", (tab,))
-                    block = int(db.one("SELECT current_setting('block_size')"))
                     r = {"heap": heap, "pages": heap // block,
                          "ring": heap > out["shared_buffers"]["bytes"] / 4}
                     db.timed(sql, what=what)            # into the page cache, if it was not

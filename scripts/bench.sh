@@ -158,7 +158,14 @@ fi
 log "starting a throwaway cluster in $CLUSTER_DIR (port $PORT)"
 # BENCH_SHARED_BUFFERS=1GB holds the event-log tables in shared buffers (default 256MB: they
 # are read from the page cache through a ring of buffers; see bench/README.md)
-eval "export $(bash scripts/cluster.sh start "$CLUSTER_DIR" "$PORT" ${BENCH_SHARED_BUFFERS:+shared_buffers=$BENCH_SHARED_BUFFERS})"
+# start_cluster [name=value ...]: (re)start the cluster with these settings beside the defaults
+# and export its PGHOST, PGPORT and PGUSER; fails when it does not start
+start_cluster() {
+    local env_line
+    env_line=$(bash scripts/cluster.sh start "$CLUSTER_DIR" "$PORT" "$@") || return 1
+    eval "export $env_line"
+}
+start_cluster ${BENCH_SHARED_BUFFERS:+shared_buffers=$BENCH_SHARED_BUFFERS}
 export PGDATABASE=postgres
 "${FJ_PGBIN:-/usr/lib/postgresql/15/bin}"/psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION fastjson" >&2
 
@@ -223,10 +230,9 @@ fi
 # through a ring of buffers; the step drops the tables, and the cluster is restarted with its
 # own settings for the rest of the run.
 pagecache_scan() {
-    local name=$1 env_line
+    local name=$1
     log "section 3: restarting the cluster with shared_buffers = 1MB"
-    if env_line=$(bash scripts/cluster.sh start "$CLUSTER_DIR" "$PORT" shared_buffers=1MB); then
-        eval "export $env_line"
+    if start_cluster shared_buffers=1MB; then
         step "section 3: the $name log's bare scan from the page cache (shared_buffers = 1MB)" \
             $PY bench/server_bench.py pagecache-scan --logs "$name" --reps "$SCAN_REPS" \
             --out "$WORK/pagecache_scan_$name.json"
@@ -234,11 +240,8 @@ pagecache_scan() {
         FAILED+=("section 3: restart with shared_buffers = 1MB")
     fi
     log "section 3: restarting the cluster with its own settings"
-    if env_line=$(bash scripts/cluster.sh start "$CLUSTER_DIR" "$PORT" ${BENCH_SHARED_BUFFERS:+shared_buffers=$BENCH_SHARED_BUFFERS}); then
-        eval "export $env_line"
-    else
+    start_cluster ${BENCH_SHARED_BUFFERS:+shared_buffers=$BENCH_SHARED_BUFFERS} ||
         FAILED+=("section 3: restart with the cluster's own settings")
-    fi
 }
 
 # First the two logs of real documents (the event-log targets are read from them): the
