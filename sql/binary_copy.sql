@@ -2,7 +2,8 @@
 -- (SQLSTATE 22P03 for anything malformed).
 CREATE TEMP TABLE src (id int, doc fastjson);
 INSERT INTO src VALUES (1, '{"a":[1,2.5,"x"],"b":{"c":null}}'), (2, '[]'), (3, '"\u00e9"'),
-	(4, '123456789012345678901234567890'), (5, (SELECT ('{' || string_agg(format('"k%s":%s', g, g), ',') || '}') FROM generate_series(1, 100) g));
+	(4, '123456789012345678901234567890'), (5, (SELECT ('{' || string_agg(format('"k%s":%s', g, g), ',') || '}') FROM generate_series(1, 100) g)),
+	(6, (SELECT ('{' || string_agg(format('"k%s":{"x":%s,"y":[%s],"k%s":"v"}', g, g, g, g % 3), ',') || '}') FROM generate_series(1, 30) g));
 \copy src TO 'results/binary_copy.bin' WITH (FORMAT binary)
 CREATE TEMP TABLE dst (id int, doc fastjson);
 \copy dst FROM 'results/binary_copy.bin' WITH (FORMAT binary)
@@ -31,8 +32,19 @@ $$;
 SELECT b, recv_test(b) FROM (VALUES
 	('\x020021'::bytea),			-- 1: valid
 	('\x0200c10301816121'),		-- {"a":1}: valid
-	('\x040021'),					-- unknown version
-	('\x030021'),					-- version 3 (this build's): valid
+	('\x050021'),					-- unknown version
+	('\x030021'),					-- version 3: valid
+	('\x040021'),					-- version 4 (this build's): valid
+	-- {"a":1,...,"i":9}: a front key index of fingerprints only (version 4), with offsets too
+	-- (version 3, and a value copied out of one into a version 4 tape), and fingerprints only
+	-- in a version 3 tape
+	('\x0400d52409fa5bf9bc186f2d2cdc816121816222816323816424816525816626816727816828816929'),
+	('\x0300c52d09fa5bf9bc186f2d2cdc000306090c0f121518816121816222816323816424816525816626816727816828816929'),
+	('\x0400c52d09fa5bf9bc186f2d2cdc000306090c0f121518816121816222816323816424816525816626816727816828816929'),
+	('\x0300d52409fa5bf9bc186f2d2cdc816121816222816323816424816525816626816727816828816929'),
+	('\x0400c52d09fa5bf9bc186f2d2cdc000306090d0f121518816121816222816323816424816525816626816727816828816929'),	-- offset form, a wrong offset
+	('\x0400d52409fa5bf9bc186f2d2cdd816121816222816323816424816525816626816727816828816929'),	-- a wrong fingerprint
+	('\x0400d12409fa5bf9bc186f2d2cdc816121816222816323816424816525816626816727816828816929'),	-- fingerprints-only bit without the index bit
 	('\x0300a108028261629f03000000'),	-- ["ab", a reference to "ab"]: valid
 	('\x0300a10b02826162a905019f06000000'),	-- ["ab",[a reference]]: valid, the inner array marked
 	('\x0300a10b02826162a105019f06000000'),	-- the same without the mark
@@ -67,18 +79,22 @@ SELECT b, recv_test(b) FROM (VALUES
 	('\x0200c105028161816221'),	-- a number where the second key belongs
 	('\x0200c102018161')		-- a key without its value
 ) AS t(b);
+-- lookups read both forms of key index: the three {"a":1,...,"i":9} received above
+SELECT substr(fastjson_send(doc)::text, 1, 8) AS head, doc->>'a' AS a, doc->'e' AS e, doc->>'i' AS i,
+	doc ? 'h' AS has_h, doc ? 'j' AS has_j, doc @> '{"f":6}' AS has_f6, doc = '{"i":9,"h":8,"g":7,"f":6,"e":5,"d":4,"c":3,"b":2,"a":1}' AS eq
+FROM sink WHERE doc ? 'i' ORDER BY 1;
 SELECT count(*) AS stored FROM sink;
 
 -- a value stored with another tape version is an error, never misread. A
 -- binary-coercible cast from varbit stands in for a table written by another
 -- build: a varbit's payload starts with its bit length as a 4-byte
 -- little-endian integer, so B'1' reads as the tape 01 00 00 00 80 (version 1)
--- and B'1111' as 04 00 00 00 f0 (version 4).
+-- and B'11111' as 05 00 00 00 f8 (version 5).
 CREATE CAST (varbit AS fastjson) WITHOUT FUNCTION;
 SELECT (B'1'::varbit::fastjson)::text;
 SELECT (B'1'::varbit::fastjson) -> 'a';
 SELECT (B'1'::varbit::fastjson) = '1'::fastjson;
-SELECT fastjson_typeof(B'1111'::varbit::fastjson);
+SELECT fastjson_typeof(B'11111'::varbit::fastjson);
 -- version 2 (no references, no flags) is still read
 SELECT fastjson_typeof(B'11'::varbit::fastjson);
 DROP CAST (varbit AS fastjson);

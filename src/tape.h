@@ -23,16 +23,20 @@
  *   OBJECT   bit 2: key index present (objects with more than FJ_KEY_INDEX_MIN
  *            members); bit 3: some string reference inside points before the
  *            container (version 3; clear: the container is self-contained, a
- *            copy of its bytes is a whole value); then payload size and member count, w bytes each; then
+ *            copy of its bytes is a whole value); bit 4: the key index is
+ *            fingerprints only (version 4); then payload size and member count, w bytes each; then
  *            the payload: the members (objects: key STRING, value, key, value,
  *            ...) and, if present, the key index: one fingerprint byte per
- *            member (fj_key_fingerprint of its key), then one w-byte offset per
- *            member (where its key starts, relative to the first member), both
- *            in member order. The key index comes before the members when the
- *            object has at most FJ_KEY_INDEX_FRONT_MAX members and w is 1 or
- *            2 (see fj_key_index_first), after them otherwise. A lookup scans the
- *            fingerprints from the last member back, so the first verified
- *            match is the operative (last) one.
+ *            member (fj_key_fingerprint of its key), then, unless bit 4 is
+ *            set, one w-byte offset per member (where its key starts,
+ *            relative to the first member), both in member order. The key
+ *            index comes before the members when the object has at most
+ *            FJ_KEY_INDEX_FRONT_MAX members and w is 1 or 2 (see
+ *            fj_key_index_first), after them otherwise. Version 4 writes a
+ *            front index as fingerprints only (bit 4), and reads either form.
+ *            A lookup scans the fingerprints from the last member back, so the
+ *            first verified match is the operative (last) one; without offsets
+ *            it steps over the members before a candidate to reach it.
  *
  * Every encoding is the shortest one possible, so a document has exactly one
  * tape up to string references: whether a repeated string is written again
@@ -52,8 +56,9 @@
 #error "fastjson's tape code assumes a little-endian CPU"
 #endif
 
-#define FJ_TAPE_VERSION 3		/* what this build writes */
+#define FJ_TAPE_VERSION 4		/* what this build writes */
 #define FJ_TAPE_VERSION_MIN 2	/* the oldest it reads: 2 is 3 without references and flags */
+#define FJ_TAPE_VERSION_FP_ONLY 4	/* the first with key indexes of fingerprints only */
 #define FJ_TAPE_HEADER 2		/* version byte, flags byte */
 
 /* Flags byte: the root is a non-empty object without a key index whose keys are all distinct. */
@@ -95,6 +100,8 @@ enum fj_literal
 #define FJ_KEY_INDEX_FRONT_MAX 64	/* larger key indexes follow the members */
 #define FJ_CONTAINER_INDEXED 4	/* imm bit: key index present */
 #define FJ_CONTAINER_REFS_OUT 8	/* imm bit: a string reference inside points before the container */
+#define FJ_CONTAINER_FP_ONLY 16	/* imm bit (version 4): the key index is its fingerprints alone */
+#define FJ_VALUE_HEAD_MAX 9		/* the most bytes fj_value_head_size gives: a tag and two 4-byte fields */
 #define FJ_STRING_REF 0x9f		/* FJ_TAG(FJ_STRING, 31): a string reference */
 #define FJ_REF_SIZE 5			/* its tag and 4-byte distance */
 #define FJ_REF_MIN_LEN 256		/* strings the parser may write as references */
@@ -247,7 +254,7 @@ fj_container_size(const uint8_t *v)
 	return w ? (uint32_t) fj_load_width(v + 1, w) : 0;
 }
 
-/* Bytes of an object's key index: a fingerprint and a w-byte offset per member. */
+/* Bytes of a key index of fingerprints and w-byte offsets: a fingerprint and an offset per member. */
 static inline size_t
 fj_key_index_size(uint32_t count, unsigned w)
 {
@@ -265,19 +272,37 @@ fj_key_index_first(uint32_t count, unsigned w)
 	return count <= FJ_KEY_INDEX_FRONT_MAX && w != 4;
 }
 
+/*
+ * Bytes of the key index of an object written by this build: a key index
+ * before the members is its fingerprints alone (FJ_CONTAINER_FP_ONLY), one
+ * after them has the offsets too. 0 without a key index.
+ */
+static inline size_t
+fj_key_index_size_written(uint32_t count, unsigned w)
+{
+	if (count <= FJ_KEY_INDEX_MIN)
+		return 0;
+	return fj_key_index_first(count, w) ? count : fj_key_index_size(count, w);
+}
+
+/* Bytes of the key index of the indexed object v, in the form its tag says. */
+static inline size_t
+fj_key_index_bytes(const uint8_t *v)
+{
+	uint32_t	count = fj_container_count(v);
+
+	return (FJ_IMM(v[0]) & FJ_CONTAINER_FP_ONLY) ? count :
+		fj_key_index_size(count, fj_container_width(v[0]));
+}
+
 /* Bytes of key index between a container's header and its first member. */
 static inline size_t
 fj_container_lead(const uint8_t *v)
 {
 	unsigned	w = fj_container_width(v[0]);
 
-	if (FJ_IMM(v[0]) & FJ_CONTAINER_INDEXED)
-	{
-		uint32_t	count = fj_container_count(v);
-
-		if (fj_key_index_first(count, w))
-			return fj_key_index_size(count, w);
-	}
+	if ((FJ_IMM(v[0]) & FJ_CONTAINER_INDEXED) && fj_key_index_first(fj_container_count(v), w))
+		return fj_key_index_bytes(v);
 	return 0;
 }
 
@@ -328,7 +353,10 @@ fj_container_members_end(const uint8_t *v)
 	return end;
 }
 
-/* The key index of an indexed object: count fingerprints, then count w-byte offsets. */
+/*
+ * The key index of an indexed object: count fingerprints, then count w-byte
+ * offsets unless the tag has FJ_CONTAINER_FP_ONLY.
+ */
 static inline const uint8_t *
 fj_key_index(const uint8_t *v)
 {

@@ -62,6 +62,38 @@ window_has(const fj_window *w, size_t from, size_t to)
 	return w->have[last] >= to - (last << w->block_log2);
 }
 
+/*
+ * Where the bytes at hand that start at offset p (from the container) end:
+ * every byte of [p, returned) is there (p itself when it is not).
+ */
+static inline size_t
+window_run(const fj_window *w, size_t p)
+{
+	size_t		tail_from,
+				b;
+
+	if (p >= w->avail)
+		return p;
+	if (!w->have)
+		return w->avail;
+	tail_from = w->tail < w->avail ? w->avail - w->tail : 0;
+	if (p >= tail_from)
+		return w->avail;
+	for (b = (w->origin + p) >> w->block_log2;; b++)
+	{
+		size_t		start = b << w->block_log2,
+					end = start + w->have[b];
+
+		/* a block decoded in part, or the last one: the run ends in it, or at the tail */
+		if (w->have[b] < (1u << w->block_log2) || end - w->origin >= tail_from)
+		{
+			if (end - w->origin >= tail_from)
+				return w->avail;
+			return end - w->origin > p ? end - w->origin : p;
+		}
+	}
+}
+
 #define HAVE(from, to) \
 	do { \
 		size_t f_ = (from), t_ = (to); \
@@ -105,8 +137,76 @@ key_at(const uint8_t *base, size_t at, fj_window *w, const char *key, size_t len
 }
 
 /*
+ * Where member i of an object whose key index has no offsets starts: step
+ * over the members before it from the member at *at, number *from (both
+ * advanced). Only each member's head is read.
+ *
+ * In a window, a step past the bytes at hand asks for the bytes up to where
+ * member i would start if the members still to step over were as long as
+ * the ones stepped over so far (none yet: the next head alone), and no
+ * further than the end of the block the step is in. Each FJ_MORE costs the
+ * caller a decode or a fetch (of at least twice what it has) and a new walk,
+ * so a request that reaches member i saves rounds; one that took the length
+ * of the members after it into account would have a long last member
+ * decoded for nothing.
+ */
+static inline fj_found
+member_start(const uint8_t *obj, fj_window *w, uint32_t i, uint32_t *from, size_t *at)
+{
+	size_t		p = *at,
+				run = w ? window_run(w, p) : SIZE_MAX;
+	uint32_t	j;
+
+	for (j = *from; j < i; j++)
+	{
+		/* the key, then its value: a head is at most FJ_VALUE_HEAD_MAX bytes */
+		size_t		v = 0;
+
+		if (p + FJ_VALUE_HEAD_MAX <= run && (v = p + fj_value_size(obj + p)) + FJ_VALUE_HEAD_MAX <= run)
+		{
+			p = v + fj_value_size(obj + v);
+			continue;
+		}
+		v = 0;
+		if (w && !(window_has(w, p, p + 1) && window_has(w, p, p + fj_value_head_size(obj[p])) &&
+				   (v = p + fj_value_size(obj + p), window_has(w, v, v + 1)) &&
+				   window_has(w, v, v + fj_value_head_size(obj[v]))))
+		{
+			/* at least up to the first head that is not all there: the key's, or its value's */
+			size_t		least = !window_has(w, p, p + 1) ? p + 1 :
+				!window_has(w, p, p + fj_value_head_size(obj[p])) ? p + fj_value_head_size(obj[p]) :
+				!window_has(w, v, v + 1) ? v + 1 : v + fj_value_head_size(obj[v]),
+						to = least,
+						end = (size_t) (fj_container_members_end(obj) - obj);
+
+			if (j > *from)
+				to = p + (p - *at) / (j - *from) * (i + 1 - j);
+			if (w->have)
+			{
+				size_t		block_end = (((w->origin + p) >> w->block_log2) + 1) << w->block_log2;
+
+				if (to > block_end - w->origin)
+					to = block_end - w->origin;
+			}
+			if (to > end)
+				to = end;
+			w->need_from = p;
+			w->need_to = to > least ? to : least;
+			return FJ_MORE;
+		}
+		v = p + fj_value_size(obj + p);
+		p = v + fj_value_size(obj + v);
+	}
+	*from = i;
+	*at = p;
+	return FJ_FOUND;
+}
+
+/*
  * Indexed object: scan the fingerprints from the last member back, eight at
  * a time; the first candidate whose key matches is the operative member.
+ * A key index of fingerprints alone (FJ_CONTAINER_FP_ONLY) has no offsets:
+ * each candidate is then reached by stepping over the members before it.
  */
 static inline __attribute__((always_inline)) fj_found
 indexed_get(const uint8_t *obj, fj_window *w, const char *key, size_t len,
@@ -117,12 +217,71 @@ indexed_get(const uint8_t *obj, fj_window *w, const char *key, size_t len,
 	const uint8_t *members = fj_container_members(obj);
 	const uint8_t *fp = fj_key_index(obj);
 	const uint8_t *off = fp + count;
+	bool		fp_only = (FJ_IMM(obj[0]) & FJ_CONTAINER_FP_ONLY) != 0;
 	uint8_t		want = fj_key_fingerprint((const uint8_t *) key, len);
 	uint64_t	pattern = 0x0101010101010101ULL * want;
 	uint32_t	hi = count;
 
 	/* the fingerprints and offsets (a trailing index is at the object's end) */
-	HAVE((size_t) (fp - obj), (size_t) (off - obj) + (size_t) count * wd);
+	HAVE((size_t) (fp - obj), (size_t) (fp - obj) + fj_key_index_bytes(obj));
+	if (fp_only)
+	{
+		size_t		members_at = (size_t) (members - obj),
+					tail_at = members_at;
+		uint32_t	tail_first = 0,
+					i;
+
+		/*
+		 * The root of a stored tape whose last members are its tail (at
+		 * hand without decoding anything, tape_store.h): count them, so that
+		 * a walk to one of them starts where the tail does.
+		 */
+		if (w && w->have && w->tail && w->origin == FJ_TAPE_HEADER && w->tail < w->avail &&
+			w->avail - w->tail >= members_at)
+		{
+			size_t		end = (size_t) (fj_container_members_end(obj) - obj),
+						p = w->avail - w->tail;
+			uint32_t	c = 0;
+
+			while (p < end && c < count)
+			{
+				p += fj_value_size(obj + p);
+				if (p < end)
+					p += fj_value_size(obj + p);
+				c++;
+			}
+			if (p == end)
+			{
+				tail_first = count - c;
+				tail_at = w->avail - w->tail;
+			}
+		}
+
+		/*
+		 * From the last candidate back, each reached by stepping over the
+		 * members before it (from the tail's first member when it is in the
+		 * tail): the first whose key matches is the operative member.
+		 */
+		__builtin_prefetch(members);
+		for (i = count; i-- > 0;)
+		{
+			uint32_t	from = i >= tail_first ? tail_first : 0;
+			size_t		at = i >= tail_first ? tail_at : members_at,
+						vat;
+			fj_found	r;
+
+			if (fp[i] != want)
+				continue;
+			if ((r = member_start(obj, w, i, &from, &at)) != FJ_FOUND)
+				return r;
+			r = key_at(obj, at, w, key, len, &vat);
+			if (r == FJ_FOUND)
+				return value_at(obj, vat, w, value);
+			if (r == FJ_MORE)
+				return r;
+		}
+		return FJ_ABSENT;
+	}
 
 	/*
 	 * Start loading the first members while the fingerprints arrive: in a

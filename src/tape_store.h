@@ -32,7 +32,7 @@
  *
  * Block i decompresses to bytes [i * block size, min((i + 1) * block size,
  * length - t)) of the tape (t = 0 before method 3), which is an ordinary
- * version 3 tape (src/tape.h).
+ * tape of the version in byte 0 (src/tape.h).
  */
 #ifndef FJ_TAPE_STORE_H
 #define FJ_TAPE_STORE_H

@@ -15,7 +15,10 @@
  * neither a key nor a reference (a bitmap marks where those start), every
  * container's FJ_CONTAINER_REFS_OUT bit must say exactly whether a reference
  * inside it points before it, and the flags byte must be fj_root_flags of the
- * root. Version 2 tapes have none of these.
+ * root. Version 2 tapes have none of these. Version 4 writes a front key
+ * index as fingerprints alone (container bit 4, FJ_CONTAINER_FP_ONLY); it
+ * accepts the version 3 form with offsets too, which a value copied out of a
+ * version 3 one keeps.
  */
 #include "fj_core.h"
 #include "tape.h"
@@ -247,17 +250,21 @@ check_container(vstate *st, bool *opened)
 				imm = FJ_IMM(tag),
 				w = fj_container_width(tag),
 				want;
-	bool		indexed = (imm & FJ_CONTAINER_INDEXED) != 0;
+	bool		indexed = (imm & FJ_CONTAINER_INDEXED) != 0,
+				fp_only = (imm & FJ_CONTAINER_FP_ONLY) != 0;
 	uint64_t	size,
 				count;
 	size_t		msize,
 				lead,
+				isize,
 				ix1,
 				ix2;
 	vframe	   *f;
 
 	*opened = false;
-	if (imm & (st->version >= 3 ? 0x10 : 0x18) || (indexed && type != FJ_OBJECT))
+	/* bit 3 from version 3 on, bit 4 from version 4 on and only with a key index */
+	if (imm & (st->version >= FJ_TAPE_VERSION_FP_ONLY ? 0 : st->version >= 3 ? 0x10 : 0x18) ||
+		(indexed && type != FJ_OBJECT) || (fp_only && !indexed))
 		return bad(st, FJ_R_TAPE_CONTAINER_BITS);
 	if (NFRAMES(st) >= st->max_depth)
 		return bad(st, FJ_R_DEPTH);
@@ -274,14 +281,24 @@ check_container(vstate *st, bool *opened)
 	count = fj_load_width(st->p + 1 + w, w);
 	if (size > room(st) - 1 - 2 * w)
 		return bad(st, FJ_R_TAPE_CONTAINER_PAST_END);
-	if (count == 0 || indexed != (type == FJ_OBJECT && count > FJ_KEY_INDEX_MIN) ||
-		(indexed && size < fj_key_index_size((uint32_t) count, w)))
+	if (count == 0 || indexed != (type == FJ_OBJECT && count > FJ_KEY_INDEX_MIN))
 		return bad(st, FJ_R_TAPE_COUNT);
-	msize = (size_t) (size - (indexed ? fj_key_index_size((uint32_t) count, w) : 0));
-	lead = indexed && fj_key_index_first((uint32_t) count, w) ? (size_t) (size - msize) : 0;
-	/* the narrowest width the parser would have chosen */
-	ix1 = indexed ? fj_key_index_size((uint32_t) count, 1) : 0;
-	ix2 = indexed ? fj_key_index_size((uint32_t) count, 2) : 0;
+	/* a key index of fingerprints alone comes before the members */
+	if (fp_only && !fj_key_index_first((uint32_t) count, w))
+		return bad(st, FJ_R_TAPE_CONTAINER_BITS);
+	isize = !indexed ? 0 : fp_only ? (size_t) count : fj_key_index_size((uint32_t) count, w);
+	if (size < isize)
+		return bad(st, FJ_R_TAPE_COUNT);
+	msize = (size_t) (size - isize);
+	lead = indexed && fj_key_index_first((uint32_t) count, w) ? isize : 0;
+	/*
+	 * The narrowest width for the container's form of key index. Version 4
+	 * writes a front index as fingerprints alone; one with offsets too, as
+	 * version 3 wrote it, is still valid in a version 4 tape (a value copied
+	 * out of a version 3 one keeps its bytes).
+	 */
+	ix1 = !indexed ? 0 : fp_only ? (size_t) count : fj_key_index_size((uint32_t) count, 1);
+	ix2 = !indexed ? 0 : fp_only ? (size_t) count : fj_key_index_size((uint32_t) count, 2);
 	want = msize + ix1 <= 0xff ? 1 : msize + ix2 <= 0xffff ? 2 : 4;
 	if (want != w)
 		return bad(st, FJ_R_TAPE_CONTAINER_LONG);
@@ -314,9 +331,9 @@ check_container(vstate *st, bool *opened)
 }
 
 /*
- * Check the key index of the object whose frame is f: its offsets must be
- * exactly the members' positions, in order, and each fingerprint that of its
- * member's key.
+ * Check the key index of the object whose frame is f: its offsets, if it
+ * has them, must be exactly the members' positions, in order, and each
+ * fingerprint that of its member's key.
  */
 static fj_code
 check_key_index(vstate *st, const vframe *f)
@@ -328,6 +345,7 @@ check_key_index(vstate *st, const vframe *f)
 	unsigned	w = fj_container_width(obj[0]);
 	uint32_t	count = fj_container_count(obj);
 	const uint8_t *off = fp + count;
+	bool		fp_only = (FJ_IMM(obj[0]) & FJ_CONTAINER_FP_ONLY) != 0;
 	uint32_t	i;
 
 	for (i = 0; i < count; i++)
@@ -335,9 +353,12 @@ check_key_index(vstate *st, const vframe *f)
 		const uint8_t *key;
 		uint32_t	klen;
 
-		st->p = off + (size_t) i * w;
-		if (fj_load_width(st->p, w) != offsets[i])
-			return bad(st, FJ_R_TAPE_INDEX_OFFSET);
+		if (!fp_only)
+		{
+			st->p = off + (size_t) i * w;
+			if (fj_load_width(st->p, w) != offsets[i])
+				return bad(st, FJ_R_TAPE_INDEX_OFFSET);
+		}
 		klen = fj_text(members + offsets[i], &key);
 		st->p = fp + i;
 		if (*st->p != fj_key_fingerprint(key, klen))

@@ -55,16 +55,17 @@ fj_close_container_reserved(uint8_t *hdr, unsigned reserved, uint8_t *end, uint3
 		hdr[0] = FJ_TAG(type, 0);
 		return hdr + 1;
 	}
-	if (msize + (indexed ? fj_key_index_size(count, 1) : 0) <= 0xff)
+	if (msize + (indexed ? fj_key_index_size_written(count, 1) : 0) <= 0xff)
 		w = 1, wclass = 1;
-	else if (msize + (indexed ? fj_key_index_size(count, 2) : 0) <= 0xffff)
+	else if (msize + (indexed ? fj_key_index_size_written(count, 2) : 0) <= 0xffff)
 		w = 2, wclass = 2;
 	else
 		w = 4, wclass = 3;
 	hsize = 1 + 2 * w;
 	if (indexed)
 	{
-		isize = fj_key_index_size(count, w);
+		/* a front index is fingerprints only; one after the members has offsets too */
+		isize = fj_key_index_size_written(count, w);
 		if (fj_key_index_first(count, w))
 			lead = isize;
 	}
@@ -74,9 +75,9 @@ fj_close_container_reserved(uint8_t *hdr, unsigned reserved, uint8_t *end, uint3
 		memmove(placed, members, msize);
 	if (indexed)
 	{
-		/* fingerprints, then offsets, in member order */
+		/* fingerprints, then offsets (a trailing index only), in member order */
 		uint8_t    *fp = lead ? hdr + hsize : placed + msize;
-		uint8_t    *off = fp + count;
+		uint8_t    *off = lead ? NULL : fp + count;
 		const uint8_t *p = placed;
 		uint32_t	i;
 
@@ -89,7 +90,8 @@ fj_close_container_reserved(uint8_t *hdr, unsigned reserved, uint8_t *end, uint3
 			klen = fj_text(placed + pos, &key);
 			/* a key is followed by its value and 8 more readable bytes (the callers reserve them) */
 			fp[i] = fj_key_fingerprint_padded(key, klen);
-			store_width(off + (size_t) i * w, pos, w);
+			if (off)
+				store_width(off + (size_t) i * w, pos, w);
 			if (!keys)
 			{
 				p = key + klen;
@@ -97,7 +99,8 @@ fj_close_container_reserved(uint8_t *hdr, unsigned reserved, uint8_t *end, uint3
 			}
 		}
 	}
-	hdr[0] = FJ_TAG(type, wclass | (indexed ? FJ_CONTAINER_INDEXED : 0));
+	hdr[0] = FJ_TAG(type, wclass | (indexed ? FJ_CONTAINER_INDEXED : 0) |
+					(lead ? FJ_CONTAINER_FP_ONLY : 0));
 	store_width(hdr + 1, (uint32_t) (msize + isize), w);
 	store_width(hdr + 1 + w, count, w);
 	return hdr + hsize + msize + isize;

@@ -344,12 +344,17 @@ test_lookup(void)
 		CHECKF(ok, "lookups in an object of %d keys", n);
 		if (FJ_IMM(root[0]) & FJ_CONTAINER_INDEXED)
 		{
-			/* the key index leads the members up to 64 members, follows them beyond */
+			/*
+			 * The key index leads the members up to 64 members, as its
+			 * fingerprints alone, and follows them beyond, with offsets.
+			 */
 			unsigned	w = fj_container_width(root[0]);
 			bool		first = n + 1 <= FJ_KEY_INDEX_FRONT_MAX && w != 4;
-			size_t		isize = fj_key_index_size((uint32_t) n + 1, w);
+			size_t		isize = first ? (size_t) n + 1 : fj_key_index_size((uint32_t) n + 1, w);
 
 			CHECKF(first == (n + 1 <= 64), "key index placement for %d members", n + 1);
+			CHECKF(((FJ_IMM(root[0]) & FJ_CONTAINER_FP_ONLY) != 0) == first,
+				   "fingerprints-only key index for %d members", n + 1);
 			CHECK(fj_key_index(root) == (first ? root + 1 + 2 * w : fj_container_members_end(root)));
 			CHECK(fj_container_members(root) == root + 1 + 2 * w + (first ? isize : 0));
 			CHECK(fj_container_members_end(root) + (first ? 0 : isize) == root + fj_value_size(root));
@@ -431,6 +436,234 @@ test_lookup(void)
 		CHECK(fj_int_value(fj_object_get(root, "aa", 2)) == 3);
 		CHECK(fj_object_get(root, "aaa", 3) == NULL);
 		free(t);
+	}
+}
+
+/*
+ * The value v written as version 3 writes it: every key index with its
+ * offsets, and the narrowest width for that (v holds no string reference).
+ * Returns the bytes written at out.
+ */
+static size_t
+to_v3_form(const uint8_t *v, uint8_t *out)
+{
+	int			type = FJ_TYPE(v[0]);
+	uint8_t    *members;
+	const uint8_t *p,
+			   *end;
+	uint32_t	count,
+				i,
+			   *offs;
+	size_t		msize = 0,
+				isize = 0;
+	unsigned	w,
+				wclass;
+	bool		indexed,
+				first;
+
+	if ((type != FJ_OBJECT && type != FJ_ARRAY) || fj_value_size(v) == 1)
+	{
+		memcpy(out, v, fj_value_size(v));
+		return fj_value_size(v);
+	}
+	count = fj_container_count(v);
+	members = malloc(fj_value_size(v) * 2 + 64);
+	offs = malloc(count * sizeof(uint32_t));
+	p = fj_container_members(v);
+	end = fj_container_members_end(v);
+	for (i = 0; p < end; i++)
+	{
+		if (type == FJ_OBJECT)
+		{
+			offs[i] = (uint32_t) msize;
+			memcpy(members + msize, p, fj_value_size(p));
+			msize += fj_value_size(p);
+			p += fj_value_size(p);
+		}
+		msize += to_v3_form(p, members + msize);
+		p += fj_value_size(p);
+	}
+	indexed = type == FJ_OBJECT && count > FJ_KEY_INDEX_MIN;
+	if (msize + (indexed ? fj_key_index_size(count, 1) : 0) <= 0xff)
+		w = 1, wclass = 1;
+	else if (msize + (indexed ? fj_key_index_size(count, 2) : 0) <= 0xffff)
+		w = 2, wclass = 2;
+	else
+		w = 4, wclass = 3;
+	isize = indexed ? fj_key_index_size(count, w) : 0;
+	first = indexed && fj_key_index_first(count, w);
+	out[0] = FJ_TAG(type, wclass | (indexed ? FJ_CONTAINER_INDEXED : 0) | (FJ_IMM(v[0]) & FJ_CONTAINER_REFS_OUT));
+	memcpy(out + 1, &(uint32_t) {(uint32_t) (msize + isize)}, w);
+	memcpy(out + 1 + w, &count, w);
+	p = out + 1 + 2 * w + (first ? 0 : msize);
+	if (!first)
+		memcpy(out + 1 + 2 * w, members, msize);
+	if (indexed)
+	{
+		uint8_t    *ix = (uint8_t *) p;
+
+		for (i = 0; i < count; i++)
+		{
+			const uint8_t *key;
+			uint32_t	klen = fj_text(members + offs[i], &key);
+
+			ix[i] = fj_key_fingerprint(key, klen);
+			memcpy(ix + count + (size_t) i * w, &offs[i], w);
+		}
+	}
+	if (first)
+		memcpy(out + 1 + 2 * w + isize, members, msize);
+	free(members);
+	free(offs);
+	return 1 + 2 * w + msize + isize;
+}
+
+/* Whether the two values are the same JSON text. */
+static bool
+same_json(const uint8_t *a, const uint8_t *b)
+{
+	fj_buf		x = {0},
+				y = {0};
+	bool		same;
+
+	same = fj_write_json(a, &fj_malloc_allocator, &x) == FJ_OK &&
+		fj_write_json(b, &fj_malloc_allocator, &y) == FJ_OK &&
+		x.len == y.len && memcmp(x.data, y.data, x.len) == 0;
+	fj_buf_release(&fj_malloc_allocator, &x);
+	fj_buf_release(&fj_malloc_allocator, &y);
+	return same;
+}
+
+/*
+ * Key indexes in both forms: version 4 writes a front index as fingerprints
+ * alone, version 3 wrote offsets too. A version 3 tape, and a version 4 tape
+ * holding a value copied out of one, read the same; a version 3 tape never
+ * has a fingerprints-only index.
+ */
+static void
+test_key_index_forms(void)
+{
+	int			sizes[] = {9, 16, 40, 64, 65, 300};
+	size_t		si;
+	long		v3_fronts = 0;
+
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]) * 2; si++)
+	{
+		int			n = sizes[si % 6],
+					i;
+		bool		nested = si >= 6;
+		size_t		pos = 0,
+					len,
+					len3;
+		char	   *s = malloc((size_t) n * 128 + 64);
+		uint8_t    *t,
+				   *t3;
+		const uint8_t *root,
+				   *root3;
+		bool		ok = true;
+		fj_error	err;
+
+		/* n members, duplicate keys among them; nested: each a small indexed object too */
+		s[pos++] = '{';
+		for (i = 0; i < n; i++)
+			pos += (size_t) sprintf(s + pos, nested ? "%s\"k%d\":{\"a%d\":%d,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":[%d]}" : "%s\"k%d\":%d",
+									i ? "," : "", i % (n - 2), i, i, i);
+		s[pos++] = '}';
+		s[pos] = 0;
+		t = parse(s, &len, NULL);
+		CHECK(t != NULL);
+		if (!t)
+		{
+			free(s);
+			continue;
+		}
+		root = t + FJ_TAPE_HEADER;
+		t3 = malloc(len * 2 + 64);
+		t3[0] = 3;
+		t3[1] = t[1];
+		len3 = FJ_TAPE_HEADER + to_v3_form(root, t3 + FJ_TAPE_HEADER);
+		root3 = t3 + FJ_TAPE_HEADER;
+		if (fj_key_index_first((uint32_t) n, fj_container_width(root3[0])))
+		{
+			v3_fronts++;
+			CHECKF(len3 > len, "%d members: offsets make the tape longer", n);
+		}
+		CHECKF(!(FJ_IMM(root3[0]) & FJ_CONTAINER_FP_ONLY), "%d members: version 3 form", n);
+		CHECKF(fj_validate_tape(t3, len3, 0, NULL, &err) == FJ_OK, "%d members: version 3 tape valid", n);
+		CHECK(same_json(root, root3));
+		for (i = 0; i < n + 2; i++)
+		{
+			char		key[16];
+			const uint8_t *a,
+					   *b;
+
+			sprintf(key, "k%d", i);
+			a = fj_object_get(root, key, strlen(key));
+			b = fj_object_get(root3, key, strlen(key));
+			ok &= (a == NULL) == (b == NULL) && (!a || same_json(a, b));
+			if (nested && a)
+			{
+				sprintf(key, "i");
+				a = fj_object_get(a, key, 1);
+				b = fj_object_get(b, key, 1);
+				ok &= a && b && same_json(a, b);
+			}
+		}
+		CHECKF(ok, "%d members%s: lookups in both forms agree", n, nested ? ", nested" : "");
+		/* a value copied out of a version 3 tape into a version 4 one */
+		t3[0] = 4;
+		CHECKF(fj_validate_tape(t3, len3, 0, NULL, &err) == FJ_OK, "%d members: version 3 form in version 4", n);
+		/* a fingerprints-only index in a version 3 tape */
+		t[0] = 3;
+		if (fj_key_index_first((uint32_t) n, fj_container_width(root[0])) || nested)
+			CHECKF(fj_validate_tape(t, len, 0, NULL, &err) == FJ_ERR_TAPE && err.reason == FJ_R_TAPE_CONTAINER_BITS,
+				   "%d members: fingerprints-only index in version 3 rejected", n);
+		else
+			CHECK(fj_validate_tape(t, len, 0, NULL, &err) == FJ_OK);
+		t[0] = 4;
+		CHECK(fj_validate_tape(t, len, 0, NULL, &err) == FJ_OK);
+		free(t);
+		free(t3);
+		free(s);
+	}
+	CHECK(v3_fronts >= 4);
+	/* the fingerprints-only bit where it may not be */
+	{
+		static const struct
+		{
+			const char *bytes;
+			size_t		len;
+		}			bad[] = {
+			{"\x04\x00\xb1\x01\x01\x20", 6},	/* on an array */
+			{"\x04\x00\xd1\x03\x01\x80\x20", 7},	/* on an object without a key index */
+		};
+		fj_error	err;
+		size_t		i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+			CHECKF(fj_validate_tape((const uint8_t *) bad[i].bytes, bad[i].len, 0, NULL, &err) == FJ_ERR_TAPE &&
+				   err.reason == FJ_R_TAPE_CONTAINER_BITS, "bad fingerprints-only bit %zu accepted", i);
+	}
+	/* on a trailing index (more than 64 members): the offsets are then missing */
+	{
+		char	   *s = malloc(100 * 16 + 8);
+		size_t		pos = 0,
+					len;
+		uint8_t    *t;
+		int			i;
+		fj_error	err;
+
+		s[pos++] = '{';
+		for (i = 0; i < 100; i++)
+			pos += (size_t) sprintf(s + pos, "%s\"k%d\":%d", i ? "," : "", i, i);
+		s[pos++] = '}';
+		s[pos] = 0;
+		t = parse(s, &len, NULL);
+		CHECK(t && !(FJ_IMM(t[2]) & FJ_CONTAINER_FP_ONLY));
+		t[2] |= FJ_CONTAINER_FP_ONLY;
+		CHECK(fj_validate_tape(t, len, 0, NULL, &err) == FJ_ERR_TAPE && err.reason == FJ_R_TAPE_CONTAINER_BITS);
+		free(t);
+		free(s);
 	}
 }
 
@@ -1048,7 +1281,7 @@ test_validator(void)
 			const char *bytes;
 			size_t		len;
 		}			bad[] = {
-			{"\x04\x00\x00", 3},	/* unknown version */
+			{"\x05\x00\x00", 3},	/* unknown version */
 			{"\x01\x00\x00", 3},	/* version 1, no longer read */
 			{"\x02\x01\x00", 3},	/* reserved flag bit */
 			{"\x02\x00\x03", 3},	/* unknown literal */
@@ -1495,6 +1728,7 @@ main(void)
 	test_strings();
 	test_structure();
 	test_lookup();
+	test_key_index_forms();
 	test_key_lengths();
 	test_prefix_lookup();
 	test_limits();

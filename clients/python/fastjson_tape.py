@@ -6,7 +6,7 @@ into Python values and Python values into a tape, so that binary-mode clients
 native values, not bytes only fastjson can read:
 
     loads(tape)  -> dict / list / str / int / Decimal / bool / None
-    dumps(value) -> bytes, a canonical version 3 tape (no string references)
+    dumps(value) -> bytes, a canonical version 4 tape (no string references)
 
 Numbers follow json.loads(s, parse_float=Decimal): a number with a fraction or
 an exponent becomes parse_float(text) (Decimal by default, so 2.50, 1e3 and
@@ -14,7 +14,7 @@ an exponent becomes parse_float(text) (Decimal by default, so 2.50, 1e3 and
 become dicts (a duplicated key keeps its last value, at its first position, as
 json.loads does) unless object_pairs_hook is given.
 
-loads reads tape versions 2 and 3 and rejects anything else with TapeError
+loads reads tape versions 2, 3 and 4 and rejects anything else with TapeError
 (a ValueError): an unknown version or flag, an invalid tag, a length or
 container that runs past its end, a key that is not a string, invalid UTF-8,
 bad packed digits, number text that is not JSON, or bytes after the root. It
@@ -33,8 +33,8 @@ import re
 
 __all__ = ["loads", "dumps", "TapeError", "VERSIONS", "RawNumber", "ObjectPairs"]
 
-VERSIONS = (2, 3)       # tape versions this module reads; it writes 3
-_WRITE_VERSION = 3
+VERSIONS = (2, 3, 4)    # tape versions this module reads; it writes 4
+_WRITE_VERSION = 4
 _FLAG_DISTINCT_ROOT_KEYS = 1
 _KEY_INDEX_MIN = 8      # objects with more members carry a key index
 _KEY_INDEX_FRONT_MAX = 64
@@ -83,7 +83,7 @@ def loads(tape, *, parse_float=Decimal, parse_int=None, object_pairs_hook=None):
     version = buf[0]
     if version not in VERSIONS:
         raise TapeError(f"fastjson tape version {version} is not supported "
-                        f"(this module reads versions {VERSIONS[0]} and {VERSIONS[-1]})")
+                        f"(this module reads versions {VERSIONS[0]} to {VERSIONS[-1]})")
     flags = buf[1]
     if flags & ~_FLAG_DISTINCT_ROOT_KEYS or (version == 2 and flags):
         _err(f"unknown flags 0x{flags:02x} for version {version}", 1)
@@ -194,7 +194,8 @@ def loads(tape, *, parse_float=Decimal, parse_int=None, object_pairs_hook=None):
             if pint is not None:
                 v = pint(str(v))
         elif t == 6 or t == 5:          # OBJECT, ARRAY
-            if imm & 16 or (t == 5 and imm & 4):
+            # bit 4 (version 4): a key index of fingerprints only, before the members
+            if (imm & 16 and (version < 4 or not imm & 4)) or (t == 5 and imm & 4):
                 _err(f"invalid container tag 0x{tag:02x}", start)
             wc = imm & 3
             if wc == 0:
@@ -217,10 +218,13 @@ def loads(tape, *, parse_float=Decimal, parse_int=None, object_pairs_hook=None):
                 if imm & 4:             # key index: skip it
                     if count <= _KEY_INDEX_MIN:
                         _err(f"key index on an object of {count} members", start)
-                    isz = count * (1 + w)
+                    front = count <= _KEY_INDEX_FRONT_MAX and w < 4
+                    if imm & 16 and not front:
+                        _err(f"invalid container tag 0x{tag:02x}", start)
+                    isz = count if imm & 16 else count * (1 + w)
                     if isz > size:
                         _err("key index larger than its object", start)
-                    if count <= _KEY_INDEX_FRONT_MAX and w < 4:
+                    if front:
                         p += isz
                     else:
                         m_end = c_end - isz
@@ -446,25 +450,30 @@ def _close(is_obj, count, members, offsets, fps, out):
     """Write a non-empty container whose members are written: header, key index, members."""
     indexed = is_obj and count > _KEY_INDEX_MIN
     msize = len(members)
+    front = False
     if indexed:
-        if msize + count * 2 <= 0xFF:
+        # a front index (up to 64 members, w 1 or 2) is the fingerprints alone
+        small = count <= _KEY_INDEX_FRONT_MAX
+        if msize + (count if small else count * 2) <= 0xFF:
             w = 1
-        elif msize + count * 3 <= 0xFFFF:
+        elif msize + (count if small else count * 3) <= 0xFFFF:
             w = 2
         else:
             w = 4
+        front = small and w < 4
         index = bytearray(fps)
-        for off in offsets:
-            index += off.to_bytes(w, "little")
+        if not front:
+            for off in offsets:
+                index += off.to_bytes(w, "little")
         size = msize + len(index)
     else:
         size = msize
         w = 1 if size <= 0xFF else (2 if size <= 0xFFFF else 4)
     wc = {1: 1, 2: 2, 4: 3}[w]
-    out.append((0xC0 if is_obj else 0xA0) | wc | (4 if indexed else 0))
+    out.append((0xC0 if is_obj else 0xA0) | wc | (4 if indexed else 0) | (16 if front else 0))
     out += size.to_bytes(w, "little")
     out += count.to_bytes(w, "little")
-    if indexed and count <= _KEY_INDEX_FRONT_MAX and w < 4:
+    if front:
         out += index
         out += members
     elif indexed:
@@ -478,7 +487,7 @@ _END = object()
 
 
 def dumps(value):
-    """The canonical fastjson tape (version 3, no string references) of a Python value.
+    """The canonical fastjson tape (version 4, no string references) of a Python value.
 
     Iterative: a document of any depth is written."""
     flags = 0

@@ -108,7 +108,7 @@ class TapeTest(unittest.TestCase):
         self.assertLess(len(tape), 5000 + 21 * 400)       # 20 of the 21 long strings are references
         self.assertIn(bytes([0x9f]), tape)
         self.assertIn(bytes([0xe3, 0xe1, 0x00]), self.tapes["number spellings"][1])  # PACKED 1.0
-        self.assertEqual(self.tapes["nine members (front key index)"][1][2], 0xc5)
+        self.assertEqual(self.tapes["nine members (front key index)"][1][2], 0xd5)  # fingerprints only
         self.assertEqual(self.tapes["65 members (key index after)"][1][2] & 0xe4, 0xc4)
         self.assertEqual(self.tapes["wide object (4-byte widths)"][1][2], 0xc7)
 
@@ -143,17 +143,31 @@ class TapeTest(unittest.TestCase):
                     ft.dumps([bad])
 
     def test_version_2_is_read(self):
-        tape = self.tapes["nine members (front key index)"][1]
+        tape = self.tapes["65 members (key index after)"][1]
         v2 = b"\x02\x00" + tape[2:]
         self.assertEqual(ft.loads(v2), ft.loads(tape))
-        self.assertEqual(self.server_text_of_tape(v2), self.tapes["nine members (front key index)"][2])
+        self.assertEqual(self.server_text_of_tape(v2), self.tapes["65 members (key index after)"][2])
         ref = self.tapes["string references"][1]
         with self.assertRaisesRegex(ft.TapeError, "reference in a version 2"):
             ft.loads(b"\x02\x00" + ref[2:])
 
+    def test_version_3_key_index_is_read(self):
+        """Version 3 wrote a front key index with offsets; version 4 with fingerprints only."""
+        tape = self.tapes["nine members (front key index)"][1]
+        size, count = tape[3], tape[4]
+        fps, members = tape[5:5 + count], tape[5 + count:]
+        self.assertEqual((tape[2], count, len(members)), (0xd5, 9, 36))   # "k0":0 ... "k8":8, 4 bytes each
+        v3 = b"\x03\x00\xc5" + bytes([size + count, count]) + fps + bytes(range(0, 36, 4)) + members
+        self.assertEqual(ft.loads(v3), ft.loads(tape))
+        self.assertEqual(self.server_text_of_tape(v3), self.tapes["nine members (front key index)"][2])
+        for version in (2, 3):
+            with self.subTest(version=version):
+                with self.assertRaisesRegex(ft.TapeError, "invalid container tag"):
+                    ft.loads(bytes([version, 0]) + tape[2:])
+
     def test_rejects_other_versions(self):
         tape = self.tapes["scalars"][1]
-        for version in (0, 1, 4, 255):
+        for version in (0, 1, 5, 255):
             with self.subTest(version=version):
                 with self.assertRaisesRegex(ft.TapeError, f"version {version} is not supported"):
                     ft.loads(bytes([version]) + tape[1:])
