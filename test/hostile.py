@@ -47,6 +47,19 @@ import time
 
 import psycopg
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "clients", "python"))
+import fastjson_tape  # noqa: E402  (the tape in Python: loads and a canonical dumps)
+
+
+def canonical_v4(tape):
+    """The version 4 tape the parser writes for the document of tape (which has no string references)."""
+    raw = dict(parse_float=fastjson_tape.RawNumber, parse_int=fastjson_tape.RawNumber,
+               object_pairs_hook=fastjson_tape.ObjectPairs)
+    try:
+        return fastjson_tape.dumps(fastjson_tape.loads(bytes(tape), **raw))
+    except (ValueError, TypeError):
+        return None
+
 MAX_VARLENA = 0x3FFFFFFF            # 1 GB - 1, PostgreSQL's MaxAllocSize
 violations = []
 
@@ -439,7 +452,7 @@ def section_c():
         if r < 2:
             payloads.append(("random", rand_bytes(rng.randint(0, 300))))
         elif r == 2:
-            payloads.append(("header+random", rng.choice([b"\x02\x00", b"\x03\x00", b"\x03\x01"]) + rand_bytes(rng.randint(0, 300))))
+            payloads.append(("header+random", rng.choice([b"\x02\x00", b"\x03\x00", b"\x03\x01", b"\x04\x00", b"\x04\x01"]) + rand_bytes(rng.randint(0, 300))))
         else:
             payloads.append(mutate(rng.choice(tapes)))
     # the unmutated tapes must all be accepted
@@ -473,9 +486,13 @@ def section_c():
         violation(f"fuzz_sink holds {len(rows)} rows, {len(accepted)} payloads were accepted")
     bad = 0
     for p, (stored, reparsed) in zip(accepted, rows):
-        # A version 2 tape (still read) comes back from its text as version 3,
-        # with the flags byte set: the same from the root on.
-        if stored != p or not (reparsed == p or (p[0] == 2 and reparsed[0] == 3 and reparsed[2:] == p[2:])):
+        # A tape of version 2 or 3 (still read) comes back from its text as
+        # version 4 (the flags byte set from version 3 on): the same from the
+        # root on, but for a key index in front of an object's members, which
+        # version 4 writes as its fingerprints alone; what the Python tape
+        # module writes for the same document then (clients/python).
+        if stored != p or not (reparsed == p or (p[0] in (2, 3) and reparsed[0] == 4 and (
+                reparsed[2:] == p[2:] or reparsed == canonical_v4(p)))):
             bad += 1
             violation(f"accepted payload {p.hex()} stored as {stored.hex()}, its text parses to {reparsed.hex()}")
     info(f"  {len(payloads)} payloads in {secs:.1f} s ({len(payloads) / secs:.0f} COPYs/s): "
