@@ -228,7 +228,7 @@ indexed_get(const uint8_t *obj, fj_window *w, const char *key, size_t len,
 	{
 		size_t		members_at = (size_t) (members - obj),
 					tail_at = members_at;
-		uint32_t	tail_first = 0,
+		uint32_t	tail_first = count, /* no tail: every walk starts at the first member */
 					i;
 
 		/*
@@ -243,11 +243,14 @@ indexed_get(const uint8_t *obj, fj_window *w, const char *key, size_t len,
 						p = w->avail - w->tail;
 			uint32_t	c = 0;
 
-			while (p < end && c < count)
+			/* every read within the tail: a damaged one is not followed */
+			while (p < end && c < count && end - p >= fj_value_head_size(obj[p]))
 			{
-				p += fj_value_size(obj + p);
-				if (p < end)
-					p += fj_value_size(obj + p);
+				size_t		v = p + fj_value_size(obj + p);
+
+				if (v >= end || end - v < fj_value_head_size(obj[v]))
+					break;
+				p = v + fj_value_size(obj + v);
 				c++;
 			}
 			if (p == end)
