@@ -12,7 +12,9 @@
  *   - the root's last small members, stored as they are in the header
  *     (method 3, the tail), are found without decoding the blocks before
  *     them; values without a tail read as before; a tail that is not the
- *     root's last members is an error;
+ *     root's last members is an error; so are they when the root's key
+ *     index is its fingerprints alone (tape version 4), where a lookup
+ *     steps over members instead of reading an offset;
  *   - lookups in a stored tape decoding only the blocks they ask for
  *     (fj_window with what of each block is decoded, as the SQL layer does, block 0
  *     and the last block of a range by prefix) find what the
@@ -743,12 +745,125 @@ test_corpus(void)
 	free(files);
 }
 
+/*
+ * A root of 9 to 64 members (version 4: its key index is the fingerprints
+ * alone, no offsets) with a large member in the middle and small ones
+ * after it, which are the tail: a lookup of one of them steps from where
+ * the tail starts and decodes no block past block 0's first bytes; one of
+ * a member before the large one decodes no block past it either; every
+ * lookup finds what the whole tape's lookup finds.
+ */
+static void
+test_tail_fingerprints_only(void)
+{
+	static const size_t sizes[] = {9, 16, 40, 64};
+	size_t		si,
+				tail_keys = 0;
+
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+	{
+		size_t		n = sizes[si],
+					big = n / 2,
+					tlen,
+					i,
+					k;
+		t_buf		b = {0};
+		uint8_t    *t,
+				   *back;
+		fj_buf		st;
+		fj_stored	s;
+		fj_error	err;
+		uint16_t	have[16];
+		int			ok = 1;
+		char		key[32];
+
+		t_put(&b, "{", 1);
+		for (i = 0; i < n; i++)
+		{
+			char		mb[64];
+			int			l = snprintf(mb, sizeof(mb), "%s\"m%zu\":", i ? "," : "", i);
+
+			t_put(&b, mb, (size_t) l);
+			if (i == big)
+			{
+				t_put(&b, "[", 1);
+				for (k = 0; k < 3000; k++)
+				{
+					l = snprintf(mb, sizeof(mb), "%s{\"k\":%zu,\"v\":\"value %zu\"}", k ? "," : "", k, k % 7);
+					t_put(&b, mb, (size_t) l);
+				}
+				t_put(&b, "]", 1);
+			}
+			else
+				t_put(&b, "7", 1);
+		}
+		t_put(&b, "}", 1);
+		t = parse(b.s, b.len, &tlen);
+		CHECKF(t && (FJ_IMM(t[FJ_TAPE_HEADER]) & FJ_CONTAINER_FP_ONLY), "%zu members: a key index of fingerprints alone", n);
+		CHECKF(t && fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st) && st.data[7] == FJ_STORE_METHOD_LZ4_TAIL &&
+			   fj_store_open(st.data, st.len, &s, &err) == FJ_OK && s.nblocks >= 2 &&
+			   s.nblocks <= sizeof(have) / sizeof(have[0]), "%zu members: stored with a tail, in blocks", n);
+		if (!t || s.nblocks > sizeof(have) / sizeof(have[0]))
+		{
+			free(t);
+			free(b.s);
+			continue;
+		}
+		back = calloc(1, tlen + 8);
+		for (i = 0; i < n; i++)
+		{
+			const uint8_t *want,
+					   *got,
+					   *m = fj_container_members(t + FJ_TAPE_HEADER);
+			bool		past = false,
+						in_tail,
+						shared = false;
+			uint8_t		fp;
+
+			snprintf(key, sizeof(key), "m%zu", i);
+			fp = fj_key_fingerprint((const uint8_t *) key, strlen(key));
+			/* where member i starts (in the tail or not), and whether a member after the large one shares its fingerprint */
+			for (k = 0; k < i; k++)
+				m += fj_value_size(m), m += fj_value_size(m);
+			in_tail = (size_t) (m - t) >= s.blocks_len;
+			for (k = big + 1; k < n; k++)
+			{
+				char		other[32];
+
+				snprintf(other, sizeof(other), "m%zu", k);
+				shared |= k != i && fj_key_fingerprint((const uint8_t *) other, strlen(other)) == fp;
+			}
+			want = fj_object_get(t + FJ_TAPE_HEADER, key, strlen(key));
+			got = stored_lookup(&s, back, have, key, &ok);
+			CHECKF(ok && got && want && memcmp(got, want, fj_value_size(want)) == 0, "%zu members: lookup of %s", n, key);
+			for (k = 1; k < s.nblocks; k++)
+				past |= have[k] != 0;
+			tail_keys += in_tail;
+			/* a later candidate (same fingerprint, another key) past the large member costs its decode, as its offset did */
+			if (in_tail)
+				CHECKF(!past && have[0] <= 512, "%zu members: %s, in the tail, decoded %u bytes of block 0 and blocks past it",
+					   n, key, have[0]);
+			else if (i < big && !shared)
+				CHECKF(!past, "%zu members: %s, before the large member, decoded blocks past it", n, key);
+			else if (i > big)
+				CHECKF(past, "%zu members: %s, past the large member and not in the tail, without the blocks after it", n, key);
+		}
+		CHECKF(stored_lookup(&s, back, have, "nothing", &ok) == NULL && ok, "%zu members: missing key", n);
+		fj_buf_release(&fj_malloc_allocator, &st);
+		free(back);
+		free(t);
+		free(b.s);
+	}
+	CHECKF(tail_keys >= 40, "members found in a tail: %zu", tail_keys);
+}
+
 int
 main(void)
 {
 	test_generated();
 	test_incompressible();
 	test_root_keys();
+	test_tail_fingerprints_only();
 	test_root_tail();
 	test_corpus();
 	printf("stored lookups: %zu, decoding %zu of their %zu blocks\n", lookups, blocks_decoded, blocks_total);
