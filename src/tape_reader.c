@@ -81,16 +81,14 @@ window_run(const fj_window *w, size_t p)
 		return w->avail;
 	for (b = (w->origin + p) >> w->block_log2;; b++)
 	{
-		size_t		start = b << w->block_log2,
-					end = start + w->have[b];
+		/* where block b's decoded bytes end, as a tape offset */
+		size_t		end = (b << w->block_log2) + w->have[b];
 
-		/* a block decoded in part, or the last one: the run ends in it, or at the tail */
-		if (w->have[b] < (1u << w->block_log2) || end - w->origin >= tail_from)
-		{
-			if (end - w->origin >= tail_from)
-				return w->avail;
-			return end - w->origin > p ? end - w->origin : p;
-		}
+		/* the run reaches the tail, all there; or ends in a block decoded in part */
+		if (end >= w->origin + tail_from)
+			return w->avail;
+		if (w->have[b] < (1u << w->block_log2))
+			return end > w->origin + p ? end - w->origin : p;
 	}
 }
 
@@ -167,32 +165,43 @@ member_start(const uint8_t *obj, fj_window *w, uint32_t i, uint32_t *from, size_
 			p = v + fj_value_size(obj + v);
 			continue;
 		}
-		v = 0;
-		if (w && !(window_has(w, p, p + 1) && window_has(w, p, p + fj_value_head_size(obj[p])) &&
-				   (v = p + fj_value_size(obj + p), window_has(w, v, v + 1)) &&
-				   window_has(w, v, v + fj_value_head_size(obj[v]))))
+		if (w)
 		{
-			/* at least up to the first head that is not all there: the key's, or its value's */
-			size_t		least = !window_has(w, p, p + 1) ? p + 1 :
-				!window_has(w, p, p + fj_value_head_size(obj[p])) ? p + fj_value_head_size(obj[p]) :
-				!window_has(w, v, v + 1) ? v + 1 : v + fj_value_head_size(obj[v]),
-						to = least,
-						end = (size_t) (fj_container_members_end(obj) - obj);
+			/* the first head that is not all there, the key's or its value's (0: none) */
+			size_t		least = 0;
 
-			if (j > *from)
-				to = p + (p - *at) / (j - *from) * (i + 1 - j);
-			if (w->have)
+			if (!window_has(w, p, p + 1))
+				least = p + 1;
+			else if (!window_has(w, p, p + fj_value_head_size(obj[p])))
+				least = p + fj_value_head_size(obj[p]);
+			else
 			{
-				size_t		block_end = (((w->origin + p) >> w->block_log2) + 1) << w->block_log2;
-
-				if (to > block_end - w->origin)
-					to = block_end - w->origin;
+				v = p + fj_value_size(obj + p);
+				if (!window_has(w, v, v + 1))
+					least = v + 1;
+				else if (!window_has(w, v, v + fj_value_head_size(obj[v])))
+					least = v + fj_value_head_size(obj[v]);
 			}
-			if (to > end)
-				to = end;
-			w->need_from = p;
-			w->need_to = to > least ? to : least;
-			return FJ_MORE;
+			if (least)
+			{
+				size_t		to = least,
+							end = (size_t) (fj_container_members_end(obj) - obj);
+
+				if (j > *from)
+					to = p + (p - *at) / (j - *from) * (i + 1 - j);
+				if (w->have)
+				{
+					size_t		block_end = (((w->origin + p) >> w->block_log2) + 1) << w->block_log2;
+
+					if (to > block_end - w->origin)
+						to = block_end - w->origin;
+				}
+				if (to > end)
+					to = end;
+				w->need_from = p;
+				w->need_to = to > least ? to : least;
+				return FJ_MORE;
+			}
 		}
 		v = p + fj_value_size(obj + p);
 		p = v + fj_value_size(obj + v);
