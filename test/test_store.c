@@ -417,6 +417,41 @@ test_incompressible(void)
 }
 
 /*
+ * Into b (emptied first): an object of n members named keys[0..n), member
+ * n / 2 an array of elems small objects (large and compressible, over a
+ * block), every other member the string "x".
+ */
+static void
+put_root_with_large_member(t_buf *b, size_t n, const char *const *keys, size_t elems)
+{
+	size_t		i,
+				k;
+
+	b->len = 0;
+	t_put(b, "{", 1);
+	for (i = 0; i < n; i++)
+	{
+		char		mb[64];
+		int			l = snprintf(mb, sizeof(mb), "%s\"%s\":", i ? "," : "", keys[i]);
+
+		t_put(b, mb, (size_t) l);
+		if (i == n / 2)
+		{
+			t_put(b, "[", 1);
+			for (k = 0; k < elems; k++)
+			{
+				l = snprintf(mb, sizeof(mb), "%s{\"k\":%zu,\"v\":\"value %zu\"}", k ? "," : "", k, k % 7);
+				t_put(b, mb, (size_t) l);
+			}
+			t_put(b, "]", 1);
+		}
+		else
+			t_put(b, "\"x\"", 3);
+	}
+	t_put(b, "}", 1);
+}
+
+/*
  * A root object without a key index (1 to 8 members) is stored with its keys'
  * fingerprints (method 2, or 3 with a tail): every key it has may be there, a
  * key it lacks is known absent unless it shares a fingerprint; values stored
@@ -450,30 +485,7 @@ test_root_keys(void)
 		unsigned	log2;
 
 		/* n members; a large, compressible value in the middle, small ones after it */
-		b.len = 0;
-		t_put(&b, "{", 1);
-		for (i = 0; i < n; i++)
-		{
-			char		mb[64];
-			int			l = snprintf(mb, sizeof(mb), "%s\"%s\":", i ? "," : "", keys[i]);
-
-			t_put(&b, mb, (size_t) l);
-			if (i == n / 2)
-			{
-				size_t		k;
-
-				t_put(&b, "[", 1);
-				for (k = 0; k < 1000; k++)
-				{
-					l = snprintf(mb, sizeof(mb), "%s{\"k\":%zu,\"v\":\"value %zu\"}", k ? "," : "", k, k % 7);
-					t_put(&b, mb, (size_t) l);
-				}
-				t_put(&b, "]", 1);
-			}
-			else
-				t_put(&b, "\"x\"", 3);
-		}
-		t_put(&b, "}", 1);
+		put_root_with_large_member(&b, n, keys, 1000);
 		t = parse(b.s, b.len, &tlen);
 		CHECKF(t && fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st), "root of %zu: stored", n);
 		if (!t)
@@ -775,29 +787,16 @@ test_tail_fingerprints_only(void)
 		fj_error	err;
 		uint16_t	have[16];
 		int			ok = 1;
-		char		key[32];
+		char		names[64][24];
+		const char *keys[64];
+		const char *key;
 
-		t_put(&b, "{", 1);
 		for (i = 0; i < n; i++)
 		{
-			char		mb[64];
-			int			l = snprintf(mb, sizeof(mb), "%s\"m%zu\":", i ? "," : "", i);
-
-			t_put(&b, mb, (size_t) l);
-			if (i == big)
-			{
-				t_put(&b, "[", 1);
-				for (k = 0; k < 3000; k++)
-				{
-					l = snprintf(mb, sizeof(mb), "%s{\"k\":%zu,\"v\":\"value %zu\"}", k ? "," : "", k, k % 7);
-					t_put(&b, mb, (size_t) l);
-				}
-				t_put(&b, "]", 1);
-			}
-			else
-				t_put(&b, "7", 1);
+			snprintf(names[i], sizeof(names[i]), "m%zu", i);
+			keys[i] = names[i];
 		}
-		t_put(&b, "}", 1);
+		put_root_with_large_member(&b, n, keys, 3000);
 		t = parse(b.s, b.len, &tlen);
 		CHECKF(t && (FJ_IMM(t[FJ_TAPE_HEADER]) & FJ_CONTAINER_FP_ONLY), "%zu members: a key index of fingerprints alone", n);
 		CHECKF(t && fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st) && st.data[7] == FJ_STORE_METHOD_LZ4_TAIL &&
@@ -820,19 +819,14 @@ test_tail_fingerprints_only(void)
 						shared = false;
 			uint8_t		fp;
 
-			snprintf(key, sizeof(key), "m%zu", i);
+			key = keys[i];
 			fp = fj_key_fingerprint((const uint8_t *) key, strlen(key));
 			/* where member i starts (in the tail or not), and whether a member after the large one shares its fingerprint */
 			for (k = 0; k < i; k++)
 				m += fj_value_size(m), m += fj_value_size(m);
 			in_tail = (size_t) (m - t) >= s.blocks_len;
 			for (k = big + 1; k < n; k++)
-			{
-				char		other[32];
-
-				snprintf(other, sizeof(other), "m%zu", k);
-				shared |= k != i && fj_key_fingerprint((const uint8_t *) other, strlen(other)) == fp;
-			}
+				shared |= k != i && fj_key_fingerprint((const uint8_t *) keys[k], strlen(keys[k])) == fp;
 			want = fj_object_get(t + FJ_TAPE_HEADER, key, strlen(key));
 			got = stored_lookup(&s, back, have, key, &ok);
 			CHECKF(ok && got && want && memcmp(got, want, fj_value_size(want)) == 0, "%zu members: lookup of %s", n, key);
