@@ -241,6 +241,21 @@ FROM toast_steps2 t JOIN toast_steps2 w ON w.rel = t.rel AND w.step = 'whole'
 WHERE t.step NOT IN ('before', 'whole') ORDER BY t.rel::text DESC, t.step;
 COMMIT;
 
+-- Tapes of 800 to 2,000 bytes are stored in blocks only when that makes
+-- them a quarter smaller (and their first 256 bytes compress by an eighth);
+-- shorter tapes never. Lookups and output are the same either way.
+CREATE TEMP TABLE small_tapes (id int, doc fastjson);
+INSERT INTO small_tapes VALUES
+	(1, ('{"a":"' || repeat('x', 600) || '","b":1}')::fastjson),
+	(2, ('{"a":"' || repeat('x', 900) || '","b":2}')::fastjson),
+	(3, (SELECT ('{"a":"' || string_agg(md5(g::text), '') || '","b":3}')::fastjson FROM generate_series(1, 30) g)),
+	(4, (SELECT ('{"a":[' || string_agg(format('{"url":"https://api.example.com/repos/o/n/%s","id":%s}', g, g), ',')
+		|| '],"b":4}')::fastjson FROM generate_series(1, 20) g));
+SELECT id, octet_length(fastjson_send(doc)) AS tape_bytes, fastjson_storage_form(doc) AS form,
+	length(doc ->> 'a') AS a_length, doc -> 'b' AS b, doc #>> '{a,19,url}' AS last_url,
+	doc::text::jsonb = doc::jsonb AS same_as_jsonb
+FROM small_tapes ORDER BY id;
+
 -- Many values in blocks, out of line: a lookup reads the first TOAST chunk
 -- and decodes block 0 only as far as it needs (a key near the start); once
 -- most lookups of a query needed another fetch (a key near the end), the

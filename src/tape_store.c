@@ -139,6 +139,23 @@ root_tail_at(const uint8_t *tape, size_t len, size_t at, bool *member)
 	return tail;
 }
 
+/*
+ * Whether a tape under FJ_STORE_SMALL bytes is worth compressing: whether
+ * LZ4 makes its first FJ_STORE_PROBE bytes an eighth smaller. Such a tape
+ * is stored in blocks only when that saves a quarter of it, which most
+ * small documents that repeat little (a generated log's rows, say) do not
+ * reach; this probe, at about a quarter of the cost of compressing a
+ * kilobyte, turns them away first (doc/format.md, section 7).
+ */
+static bool
+worth_trying(const uint8_t *tape)
+{
+	char		probe[LZ4_COMPRESSBOUND(FJ_STORE_PROBE)];
+	int			c = LZ4_compress_default((const char *) tape, probe, FJ_STORE_PROBE, (int) sizeof(probe));
+
+	return c > 0 && c <= FJ_STORE_PROBE - FJ_STORE_PROBE / 8;
+}
+
 bool
 fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t prefix, fj_buf *out)
 {
@@ -156,7 +173,7 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 				fps[FJ_KEY_INDEX_MIN];
 
 	memset(out, 0, sizeof(*out));
-	if (len < FJ_STORE_MIN || len > (size_t) INT32_MAX)
+	if (len < FJ_STORE_MIN || len > (size_t) INT32_MAX || (len < FJ_STORE_SMALL && !worth_trying(tape)))
 		return false;
 	nkeys = root_key_fingerprints(tape + FJ_TAPE_HEADER, NULL, fps);
 	tail = len - root_tail_at(tape, len, 0, NULL);
@@ -201,7 +218,7 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 		store32(head + index_at + (size_t) i * 4, end | (c > 0 && (uint32_t) c < n ? 0 : FJ_STORE_RAW));
 	}
 	out->len = prefix + index_at + index + end;
-	if (index_at + index + end > len - len / 8)
+	if (index_at + index + end > len - len / (len < FJ_STORE_SMALL ? 4 : 8))
 	{
 		fj_buf_release(a, out);
 		return false;

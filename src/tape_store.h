@@ -50,7 +50,9 @@
 #define FJ_STORE_METHOD_LZ4_TAIL 3	/* LZ4, the root's keys (maybe none), its tail */
 #define FJ_STORE_TAIL_MAX 128	/* the longest tail kept as it is */
 #define FJ_STORE_RAW 0x80000000u	/* block end flag: stored as it is */
-#define FJ_STORE_MIN 2000		/* shorter tapes are stored as they are */
+#define FJ_STORE_MIN 800		/* shorter tapes are stored as they are */
+#define FJ_STORE_SMALL 2000		/* shorter tapes: in blocks only when a quarter smaller */
+#define FJ_STORE_PROBE 256		/* ... and tried only when LZ4 makes their first bytes an eighth smaller */
 
 /* Whether the first byte of a datum's payload says it is a stored tape. */
 static inline bool
@@ -94,8 +96,10 @@ fj_store_block_of(const fj_stored *s, size_t off)
 /*
  * Store the tape[0..len) (a valid tape of at least FJ_STORE_MIN bytes):
  * out gets prefix reserved bytes, then the stored form. Returns false (out
- * released) when the stored form would not be at least an eighth smaller,
- * or on an allocation failure: the tape is then kept as it is.
+ * released) when the stored form would not be at least an eighth smaller
+ * (a quarter, for a tape under FJ_STORE_SMALL bytes, which is not tried at
+ * all unless its first FJ_STORE_PROBE bytes compress by an eighth), or on an
+ * allocation failure: the tape is then kept as it is.
  */
 bool		fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t prefix,
 							fj_buf *out);

@@ -202,19 +202,27 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 	if (!fj_store_encode(t, len, &fj_malloc_allocator, 3, &st))
 	{
 		/*
-		 * Kept as it is: short, or not an eighth smaller in blocks (method 1
-		 * written here differs from the encoder's form by its header, at
-		 * most 1 + 8 + 1 + 128 bytes, and by the tail's compression)
+		 * Kept as it is: short; under FJ_STORE_SMALL bytes, its first
+		 * FJ_STORE_PROBE bytes not an eighth smaller by LZ4 or the whole not a
+		 * quarter smaller in blocks; else not an eighth smaller in blocks
+		 * (method 1 written here differs from the encoder's form by its
+		 * header, at most 1 + 8 + 1 + 128 bytes, and by the tail's compression)
 		 */
 		size_t		hand_len = 0;
+		char		probe[LZ4_COMPRESSBOUND(FJ_STORE_PROBE)];
+		bool		probed_out = len >= FJ_STORE_MIN && len < FJ_STORE_SMALL &&
+			LZ4_compress_default((const char *) t, probe, FJ_STORE_PROBE, (int) sizeof(probe)) >
+			FJ_STORE_PROBE - FJ_STORE_PROBE / 8;
 
-		if (len >= FJ_STORE_MIN)
+		if (len >= FJ_STORE_MIN && !probed_out)
 			free(store_by_hand(t, len, 1, NULL, 0, 0, FJ_STORE_BLOCK_LOG2, &hand_len));
-		CHECKF(len < FJ_STORE_MIN || hand_len + 2 * (2 + FJ_KEY_INDEX_MIN + FJ_STORE_TAIL_MAX) > len - len / 8,
+		CHECKF(len < FJ_STORE_MIN || probed_out ||
+			   hand_len + 2 * (2 + FJ_KEY_INDEX_MIN + FJ_STORE_TAIL_MAX) > len - len / (len < FJ_STORE_SMALL ? 4 : 8),
 			   "%s: %zu bytes not stored, %zu in blocks", name, len, hand_len);
 		return;
 	}
-	CHECKF(st.len - 3 <= len - len / 8 && (st.data[3] & FJ_STORE_MARK) && fj_is_stored(st.data[3]),
+	CHECKF(len >= FJ_STORE_MIN && st.len - 3 <= len - len / (len < FJ_STORE_SMALL ? 4 : 8) &&
+		   (st.data[3] & FJ_STORE_MARK) && fj_is_stored(st.data[3]),
 		   "%s: stored %zu bytes for a tape of %zu", name, st.len - 3, len);
 	CHECKF(fj_store_open(st.data + 3, st.len - 3, &s, &err) == FJ_OK && s.tape_len == len && s.flags == t[1],
 		   "%s: open: %s", name, err.message ? err.message : "");
@@ -413,6 +421,126 @@ test_incompressible(void)
 	/* short tapes are never stored */
 	CHECK(!fj_store_encode((const uint8_t *) "\x03\x00\x00", 3, &fj_malloc_allocator, 0, &st));
 	free(t);
+	free(b.s);
+}
+
+/* Whether the document json[0..len) parses and its tape is stored in blocks; *tlen its tape's length. */
+static bool
+stores(const char *json, size_t len, size_t *tlen)
+{
+	uint8_t    *t = parse(json, len, tlen);
+	fj_buf		st;
+	bool		stored = t && fj_store_encode(t, *tlen, &fj_malloc_allocator, 0, &st);
+
+	CHECKF(t != NULL, "%.40s... does not parse", json);
+	if (stored)
+		fj_buf_release(&fj_malloc_allocator, &st);
+	free(t);
+	return stored;
+}
+
+/*
+ * Tapes of FJ_STORE_MIN to FJ_STORE_SMALL bytes are stored in blocks only when
+ * a quarter smaller, and tried only when their first FJ_STORE_PROBE bytes
+ * compress by an eighth; shorter ones never.
+ */
+static void
+test_small_tapes(void)
+{
+	t_buf		b = {0};
+	size_t		n,
+				i,
+				tlen;
+	int			below = 0,
+				above = 0;
+	char		c;
+
+	/* a string of one letter repeated: stored from FJ_STORE_MIN bytes of tape on */
+	for (n = FJ_STORE_MIN - 20; n < FJ_STORE_MIN + 20; n++)
+	{
+		b.len = 0;
+		t_put(&b, "\"", 1);
+		for (i = 0; i < n; i++)
+			t_put(&b, "a", 1);
+		t_put(&b, "\"", 1);
+		if (stores(b.s, b.len, &tlen))
+		{
+			CHECKF(tlen >= FJ_STORE_MIN, "a tape of %zu bytes stored", tlen);
+			above++;
+		}
+		else
+		{
+			CHECKF(tlen < FJ_STORE_MIN, "a tape of %zu bytes kept as it is", tlen);
+			below++;
+		}
+		check_json("one letter repeated", b.s, b.len);
+	}
+	CHECKF(below > 0 && above > 0, "%d below and %d above the least size stored", below, above);
+
+	/*
+	 * An object whose members repeat their keys and the start of their values
+	 * (as URLs do): about 1,200 bytes of tape, stored, and read back whole and
+	 * by every lookup
+	 */
+	b.len = 0;
+	t_put(&b, "{", 1);
+	for (i = 0; i < 8; i++)
+	{
+		char		mb[200];
+		int			l = snprintf(mb, sizeof(mb), "%s\"m%zu\":{\"url\":\"https://api.example.com/repos/owner/name/%zu\","
+								 "\"html_url\":\"https://example.com/owner/name/%zu\",\"id\":%zu}",
+								 i ? "," : "", i, i * 31, i * 17, 1000003 * i);
+
+		t_put(&b, mb, (size_t) l);
+	}
+	t_put(&b, "}", 1);
+	CHECKF(stores(b.s, b.len, &tlen) && tlen < FJ_STORE_SMALL, "a repetitive object of %zu bytes of tape not stored",
+		   tlen);
+	check_json("repetitive object", b.s, b.len);
+
+	/*
+	 * The same object behind 300 random letters: the whole would compress by
+	 * a quarter, but its first bytes do not, so it is not tried
+	 */
+	b.len = 0;
+	t_put(&b, "{\"r\":\"", 6);
+	for (i = 0; i < 300; i++)
+	{
+		c = (char) ('a' + t_rand(&rng) % 26);
+		t_put(&b, &c, 1);
+	}
+	t_put(&b, "\"", 1);
+	for (i = 0; i < 16; i++)
+	{
+		char		mb[200];
+		int			l = snprintf(mb, sizeof(mb), ",\"m%zu\":{\"url\":\"https://api.example.com/repos/owner/name/%zu\"}",
+								 i, i * 31);
+
+		t_put(&b, mb, (size_t) l);
+	}
+	t_put(&b, "}", 1);
+	CHECKF(!stores(b.s, b.len, &tlen) && tlen >= FJ_STORE_MIN && tlen < FJ_STORE_SMALL,
+		   "random letters first: %zu bytes of tape stored", tlen);
+	check_json("random start", b.s, b.len);
+
+	/*
+	 * A string of letters drawn from three, then from six: its first bytes
+	 * compress by a quarter, the whole by about a sixth; kept as it is
+	 * under FJ_STORE_SMALL bytes of tape, stored over it
+	 */
+	for (n = 1200; n <= 2400; n += 1200)
+	{
+		b.len = 0;
+		t_put(&b, "\"", 1);
+		for (i = 0; i < n; i++)
+		{
+			c = (char) ('a' + t_rand(&rng) % (i < 250 ? 3 : 6));
+			t_put(&b, &c, 1);
+		}
+		t_put(&b, "\"", 1);
+		CHECKF(stores(b.s, b.len, &tlen) == (tlen >= FJ_STORE_SMALL), "letters, %zu bytes of tape", tlen);
+		check_json("letters", b.s, b.len);
+	}
 	free(b.s);
 }
 
@@ -856,6 +984,7 @@ main(void)
 {
 	test_generated();
 	test_incompressible();
+	test_small_tapes();
 	test_root_keys();
 	test_tail_fingerprints_only();
 	test_root_tail();
