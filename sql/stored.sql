@@ -256,6 +256,24 @@ SELECT id, octet_length(fastjson_send(doc)) AS tape_bytes, fastjson_storage_form
 	doc::text::jsonb = doc::jsonb AS same_as_jsonb
 FROM small_tapes ORDER BY id;
 
+-- A lookup decodes first as much of block 0 as the query's last lookup
+-- needed: keys found near the start, then far into the first kilobytes, then
+-- near the start again, in one query, give jsonb's answers.
+CREATE TEMP TABLE first_prefix AS
+SELECT g AS id, ('{"a":' || g || ',"pad":"' || repeat('y', (g % 40) * 60) || '","b":{"c":' || g || '}}')::text AS txt
+FROM generate_series(1, 400) g;
+SELECT count(*) AS rows,
+	count(*) FILTER (WHERE fastjson_storage_form(txt::fastjson) = 'blocks') AS in_blocks,
+	bool_and((txt::fastjson #>> '{b,c}') IS NOT DISTINCT FROM (txt::jsonb #>> '{b,c}')) AS nested_same,
+	bool_and((txt::fastjson ->> 'a') IS NOT DISTINCT FROM (txt::jsonb ->> 'a')) AS first_same,
+	bool_and((txt::fastjson @> '{"b":{"c":7}}') = (txt::jsonb @> '{"b":{"c":7}}')) AS contains_same
+FROM first_prefix;
+CREATE TEMP TABLE first_prefix_docs AS SELECT id, txt::fastjson AS doc FROM first_prefix;
+SELECT sum((doc #>> '{b,c}')::int) = (SELECT sum(id) FROM first_prefix) AS nested_sum,
+	sum((doc ->> 'a')::int) = (SELECT sum(id) FROM first_prefix) AS first_sum,
+	count(*) FILTER (WHERE doc @> '{"b":{"c":7}}') AS contains_7
+FROM (SELECT doc FROM first_prefix_docs ORDER BY (id % 40), id) s;
+
 -- Many values in blocks, out of line: a lookup reads the first TOAST chunk
 -- and decodes block 0 only as far as it needs (a key near the start); once
 -- most lookups of a query needed another fetch (a key near the end), the

@@ -279,7 +279,8 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
  * PROBES values have been read so and more than three in four of them needed
  * the whole value anyway.
  */
-#define STORED_FIRST_DECODE 1024
+#define STORED_FIRST_DECODE_MIN 256
+#define STORED_FIRST_DECODE_MAX 1024
 #define STORED_WHOLE_MAX 65536
 #define FIRST_SLICE_INLINE 256
 #define FIRST_SLICE_EXTERNAL TOAST_MAX_CHUNK_SIZE
@@ -370,14 +371,22 @@ lookup_pglz(struct varlena *attr, const parsed_path *pp)
 /*
  * A value in the stored form (src/tape_store.h) being read by lookups: in its
  * row, or out of line (uncompressed, so read by slices). Block 0 (the root's
- * header and key index) is decoded by prefix, its first STORED_FIRST_DECODE
- * bytes, then whatever each step asks for: the last block of the range by
+ * header and key index) is decoded by prefix, then whatever each step asks
+ * for: the last block of the range by
  * prefix too, up to the range's end and at least twice what was there, the
  * blocks before it whole. An out-of-line value starts with one TOAST chunk
  * (the header, the block index and the start of block 0's data, from which
  * its prefix decodes); a block whose data is not at hand is fetched whole, a
  * run of them by one slice. What one lookup decoded or fetched serves the
  * next lookups of the same reader.
+ *
+ * Block 0's first prefix reaches where the value found by the query's last
+ * lookup that found one in block 0 ended (need0), from
+ * STORED_FIRST_DECODE_MIN to STORED_FIRST_DECODE_MAX bytes: a key near the
+ * start (a GitHub event's "type") decodes about 256 bytes of it and the
+ * slack, a lookup whose values end near the first kilobyte (a tweet's
+ * user.screen_name) decodes that much at once, not 256 bytes first.
+ * Decoding is most of the cost of a lookup in a small document in blocks.
  */
 typedef struct stored_reader
 {
@@ -391,6 +400,7 @@ typedef struct stored_reader
 	uint8_t    *tape;			/* the tape, decoded block by block */
 	uint16_t   *have;			/* bytes of each block decoded */
 	bool		refetched;		/* a slice past the first was fetched */
+	size_t		need0;			/* where the last value found in block 0 ends, or 0 */
 	FastjsonToastCursor *toast;	/* out of line: the caller's cursor, or NULL */
 } stored_reader;
 
@@ -410,6 +420,7 @@ stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct va
 	r->toast = toast;
 	r->stored_len = stored_len;
 	r->refetched = false;
+	r->need0 = 0;
 	if (!VARATT_IS_EXTENDED(attr))
 	{
 		r->head = NULL;
@@ -539,15 +550,18 @@ stored_decode(stored_reader *r, uint32_t from, uint32_t last, size_t need_end)
 	}
 }
 
-/* The steps of pp in r: FJ_FOUND with *value (in r->tape), or FJ_ABSENT. */
+/*
+ * The steps of pp in r: FJ_FOUND with *value (in r->tape), or FJ_ABSENT.
+ * Block 0 is decoded to first bytes (at least) to start with.
+ */
 static fj_found
-stored_follow(stored_reader *r, const parsed_path *pp, const uint8_t **value)
+stored_follow(stored_reader *r, const parsed_path *pp, size_t first, const uint8_t **value)
 {
 	fj_stored  *s = &r->s;
 	fj_error	err;
 	uint32_t	from = 0,
 				last = 0;		/* block 0 first: the root's header and front key index */
-	size_t		need_end = Min((size_t) s->blocks_len, (size_t) STORED_FIRST_DECODE);
+	size_t		need_end = Min((size_t) s->blocks_len, first);
 
 	/* a key that the root's keys, when the header has them, say it lacks: nothing to decode */
 	if (pp->n > 0 && !pp->has_null && pp->keys[0] && !fj_store_root_may_have(s, pp->keys[0], (size_t) pp->lens[0]))
@@ -582,6 +596,8 @@ stored_follow(stored_reader *r, const parsed_path *pp, const uint8_t **value)
 				continue;
 			}
 		}
+		if (found == FJ_FOUND && (size_t) (*value - r->tape) < fj_store_block_size(s, 0))
+			r->need0 = Min((size_t) (*value - r->tape) + fj_value_size(*value), (size_t) fj_store_block_size(s, 0));
 		if (found != FJ_MORE)
 			return found;
 		from = fj_store_block_of(s, FJ_TAPE_HEADER + w.need_from);
@@ -634,6 +650,21 @@ count_first_fetch(FastjsonSlices *slices, const stored_reader *r)
 	}
 }
 
+/* How much of block 0 a stored value's lookup decodes first (stored_reader). */
+static size_t
+first_decode(const FastjsonSlices *slices)
+{
+	return slices && slices->first_decode ? slices->first_decode : STORED_FIRST_DECODE_MAX;
+}
+
+/* Keep for the next value where r's lookups found their values in block 0 (if they did). */
+static void
+note_first_decode(FastjsonSlices *slices, const stored_reader *r)
+{
+	if (slices && r->need0 > 0)
+		slices->first_decode = (uint32) Max(STORED_FIRST_DECODE_MIN, Min(STORED_FIRST_DECODE_MAX, r->need0));
+}
+
 /*
  * The steps of pp in a value in the stored form of stored_len bytes, read
  * by a reader of its own (head: as stored_open has it). The value returned
@@ -649,7 +680,8 @@ lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, st
 	fj_found	found;
 
 	stored_open(&r, attr, stored_len, head, slices ? &slices->toast : NULL);
-	found = stored_follow(&r, pp, &value);
+	found = stored_follow(&r, pp, first_decode(slices), &value);
+	note_first_decode(slices, &r);
 	count_first_fetch(slices, &r);
 	stored_close(&r);
 	return found == FJ_FOUND ? value : NULL;
@@ -673,7 +705,7 @@ lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 
 	if (pp->n > 0 && !pp->has_null && !VARATT_IS_EXTENDED(attr) && VARSIZE_ANY_EXHDR(attr) > 0 &&
 		fj_is_stored(((const uint8_t *) VARDATA_ANY(attr))[0]))
-		return lookup_stored(attr, pp, VARSIZE_ANY_EXHDR(attr), NULL, NULL);
+		return lookup_stored(attr, pp, VARSIZE_ANY_EXHDR(attr), NULL, slices);
 	if (pp->n > 0 && !pp->has_null && VARATT_IS_COMPRESSED(attr) &&
 		VARDATA_COMPRESSED_GET_COMPRESS_METHOD(attr) == TOAST_PGLZ_COMPRESSION_ID)
 		return lookup_pglz(attr, pp);
@@ -840,7 +872,7 @@ fastjson_doc_member(FastjsonDoc *d, const char *key, int len, FastjsonLookupStop
 	fj_found	found;
 
 	if (d->in_blocks)
-		found = stored_follow(&d->stored, &pp, &value);
+		found = stored_follow(&d->stored, &pp, first_decode(d->slices), &value);
 	else
 		found = follow_steps(&pp, FJ_ROOT(fastjson_doc_whole(d)), NULL, false, &value);
 	return found == FJ_FOUND ? value : NULL;
@@ -859,6 +891,7 @@ fastjson_doc_close(FastjsonDoc *d)
 {
 	if (d->in_blocks)
 	{
+		note_first_decode(d->slices, &d->stored);
 		count_first_fetch(d->slices, &d->stored);
 		stored_close(&d->stored);
 	}
