@@ -596,8 +596,14 @@ stored_follow(stored_reader *r, const parsed_path *pp, size_t first, const uint8
 				continue;
 			}
 		}
-		if (found == FJ_FOUND && (size_t) (*value - r->tape) < fj_store_block_size(s, 0))
-			r->need0 = Min((size_t) (*value - r->tape) + fj_value_size(*value), (size_t) fj_store_block_size(s, 0));
+		if (found == FJ_FOUND)
+		{
+			size_t		at = (size_t) (*value - r->tape),
+						block0 = fj_store_block_size(s, 0);
+
+			if (at < block0)
+				r->need0 = Min(at + fj_value_size(*value), block0);
+		}
 		if (found != FJ_MORE)
 			return found;
 		from = fj_store_block_of(s, FJ_TAPE_HEADER + w.need_from);

@@ -199,6 +199,9 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 	uint32_t	i;
 	int			ok = 1;
 
+	/* the most a stored form may take: an eighth less than the tape, a quarter under FJ_STORE_SMALL */
+	size_t		most = len - len / (len < FJ_STORE_SMALL ? 4 : 8);
+
 	if (!fj_store_encode(t, len, &fj_malloc_allocator, 3, &st))
 	{
 		/*
@@ -217,11 +220,11 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 		if (len >= FJ_STORE_MIN && !probed_out)
 			free(store_by_hand(t, len, 1, NULL, 0, 0, FJ_STORE_BLOCK_LOG2, &hand_len));
 		CHECKF(len < FJ_STORE_MIN || probed_out ||
-			   hand_len + 2 * (2 + FJ_KEY_INDEX_MIN + FJ_STORE_TAIL_MAX) > len - len / (len < FJ_STORE_SMALL ? 4 : 8),
+			   hand_len + 2 * (2 + FJ_KEY_INDEX_MIN + FJ_STORE_TAIL_MAX) > most,
 			   "%s: %zu bytes not stored, %zu in blocks", name, len, hand_len);
 		return;
 	}
-	CHECKF(len >= FJ_STORE_MIN && st.len - 3 <= len - len / (len < FJ_STORE_SMALL ? 4 : 8) &&
+	CHECKF(len >= FJ_STORE_MIN && st.len - 3 <= most &&
 		   (st.data[3] & FJ_STORE_MARK) && fj_is_stored(st.data[3]),
 		   "%s: stored %zu bytes for a tape of %zu", name, st.len - 3, len);
 	CHECKF(fj_store_open(st.data + 3, st.len - 3, &s, &err) == FJ_OK && s.tape_len == len && s.flags == t[1],
