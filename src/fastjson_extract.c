@@ -645,17 +645,6 @@ first_fetch(struct varlena *attr, Size total, const FastjsonSlices *slices)
 	return want;
 }
 
-/* Count for first_fetch whether a value read from its first chunk needed another fetch. */
-static void
-count_first_fetch(FastjsonSlices *slices, const stored_reader *r)
-{
-	if (slices && r->head && r->have_bytes < r->stored_len && slices->stored_out < PG_UINT32_MAX / 4)
-	{
-		slices->stored_out++;
-		slices->stored_refetched += r->refetched;
-	}
-}
-
 /* How much of block 0 a stored value's lookup decodes first (stored_reader). */
 static size_t
 first_decode(const FastjsonSlices *slices)
@@ -663,11 +652,23 @@ first_decode(const FastjsonSlices *slices)
 	return slices && slices->first_decode ? slices->first_decode : STORED_FIRST_DECODE_MAX;
 }
 
-/* Keep for the next value where r's lookups found their values in block 0 (if they did). */
+/*
+ * Keep in slices what reading r tells the query's next stored values: for
+ * first_fetch, whether a value read from its first chunk needed another
+ * fetch; for first_decode, where r's lookups found their values in block 0
+ * (if they did).
+ */
 static void
-note_first_decode(FastjsonSlices *slices, const stored_reader *r)
+note_stored_read(FastjsonSlices *slices, const stored_reader *r)
 {
-	if (slices && r->need0 > 0)
+	if (!slices)
+		return;
+	if (r->head && r->have_bytes < r->stored_len && slices->stored_out < PG_UINT32_MAX / 4)
+	{
+		slices->stored_out++;
+		slices->stored_refetched += r->refetched;
+	}
+	if (r->need0 > 0)
 		slices->first_decode = (uint32) Max(STORED_FIRST_DECODE_MIN, Min(STORED_FIRST_DECODE_MAX, r->need0));
 }
 
@@ -687,8 +688,7 @@ lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, st
 
 	stored_open(&r, attr, stored_len, head, slices ? &slices->toast : NULL);
 	found = stored_follow(&r, pp, first_decode(slices), &value);
-	note_first_decode(slices, &r);
-	count_first_fetch(slices, &r);
+	note_stored_read(slices, &r);
 	stored_close(&r);
 	return found == FJ_FOUND ? value : NULL;
 }
@@ -897,8 +897,7 @@ fastjson_doc_close(FastjsonDoc *d)
 {
 	if (d->in_blocks)
 	{
-		note_first_decode(d->slices, &d->stored);
-		count_first_fetch(d->slices, &d->stored);
+		note_stored_read(d->slices, &d->stored);
 		stored_close(&d->stored);
 	}
 }
