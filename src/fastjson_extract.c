@@ -233,7 +233,9 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 		w = *window;
 		w.avail -= at;
 		w.origin += at;
-		/* the value found by the step before is all there: so is its tag */
+		/* a container the next step looks into is read as far as that step needs */
+		w.head_only = i < pp->n - 1;
+		/* of the value found by the step before, the head at least is there: so is its tag */
 		if (FJ_TYPE(v[0]) == FJ_OBJECT && pp->keys[i])
 			r = fj_object_get_window(v, &w, pp->keys[i], pp->lens[i], i == 0 && distinct_root, &v);
 		else if (FJ_TYPE(v[0]) == FJ_ARRAY && pp->is_index[i])

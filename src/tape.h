@@ -743,13 +743,16 @@ typedef struct fj_window
 	size_t		origin;			/* with have: the container's offset in the tape */
 	unsigned	block_log2;		/* with have: log2 of the block size (at most 16) */
 	size_t		tail;			/* with have: the last bytes of avail that are all there */
+	bool		head_only;		/* a container found need only have its head there */
 	size_t		need_from,		/* FJ_MORE: the bytes, from the container, */
 				need_to;		/* that decide and are not there */
 } fj_window;
 
 /*
- * The lookups in such a tape: FJ_FOUND with the whole value in *value,
- * FJ_ABSENT, or FJ_MORE when bytes that are not there decide (w->need_from
+ * The lookups in such a tape: FJ_FOUND with the whole value in *value
+ * (with w->head_only, of a container only its head: enough to look into it
+ * with the window again, as a path's next step does), FJ_ABSENT, or
+ * FJ_MORE when bytes that are not there decide (w->need_from
  * and w->need_to say which). distinct: the object's keys are known to
  * differ (FJ_FLAG_DISTINCT_ROOT_KEYS of a root), so the first match is the
  * operative one.

@@ -98,13 +98,17 @@ window_run(const fj_window *w, size_t p)
 		if (w && !window_has(w, f_, t_)) { w->need_from = f_; w->need_to = t_; return FJ_MORE; } \
 	} while (0)
 
-/* The whole value at offset at of base: its head, then all of it. */
+/*
+ * The whole value at offset at of base: its head, then all of it (of a
+ * container, its head alone when the window asks no more).
+ */
 static inline fj_found
 value_at(const uint8_t *base, size_t at, fj_window *w, const uint8_t **value)
 {
 	HAVE(at, at + 1);
 	HAVE(at, at + fj_value_head_size(base[at]));
-	HAVE(at, at + fj_value_size(base + at));
+	if (!w || !w->head_only || !fj_is_container(base + at))
+		HAVE(at, at + fj_value_size(base + at));
 	*value = base + at;
 	return FJ_FOUND;
 }
