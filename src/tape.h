@@ -663,13 +663,33 @@ static const char fj_digit_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* Write the decimal digits of v (at most 20) at d, two at a time; returns the end. */
+/* Powers of ten up to 10^19: where each count of decimal digits starts. */
+static const uint64_t fj_digits_from[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL
+};
+
+/* How many decimal digits v has (1 to 20): from its bit length, and one comparison. */
+static inline unsigned
+fj_u64_digits(uint64_t v)
+{
+	uint64_t	w = v | 1;
+	unsigned	t = ((64 - (unsigned) __builtin_clzll(w)) * 1233) >> 12;
+
+	return t + 1 - (w < fj_digits_from[t]);
+}
+
+/*
+ * Write the decimal digits of v (at most 20) at d, two at a time from the
+ * last, in place; returns the end. Nothing past the end is written.
+ */
 static inline uint8_t *
 fj_put_u64_text(uint8_t *d, uint64_t v)
 {
-	uint8_t		tmp[20];
-	uint8_t    *t = tmp + sizeof(tmp);
-	size_t		n;
+	uint8_t    *end = d + fj_u64_digits(v),
+			   *t = end;
 
 	while (v >= 100)
 	{
@@ -686,9 +706,7 @@ fj_put_u64_text(uint8_t *d, uint64_t v)
 	}
 	else
 		*--t = (uint8_t) ('0' + v);
-	n = (size_t) (tmp + sizeof(tmp) - t);
-	memcpy(d, t, n);
-	return d + n;
+	return end;
 }
 
 /* Write the decimal text of the UINT/NINT value v at d (at most 20 bytes); returns the end. */

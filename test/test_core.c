@@ -133,6 +133,43 @@ test_encodings(void)
 	expect_tape("-0", (const uint8_t *) "\xe2\x0d", 2);	/* packed: '-' is 0xd, '0' is 0 */
 }
 
+/*
+ * The decimal text of integers (fj_put_u64_text, which writes digits in
+ * place from the digit count): against printf at both sides of every power
+ * of ten and at random, and no byte written past the digits.
+ */
+static void
+test_integer_text(void)
+{
+	uint64_t	rng = 0x1d1d1d1dULL,
+				p = 1;
+	int			k,
+				ok = 1;
+
+	for (k = 0; k <= 20000; k++)
+	{
+		uint64_t	v;
+		char		want[32];
+		uint8_t		got[32];
+		uint8_t    *end;
+
+		if (k < 60)
+			v = k % 3 == 0 ? p - 1 : k % 3 == 1 ? p : p + 1;
+		else if (k == 60)
+			v = UINT64_MAX;
+		else
+			v = t_rand(&rng) >> (t_rand(&rng) % 64);
+		if (k < 60 && k % 3 == 2 && p <= UINT64_MAX / 10)
+			p *= 10;
+		snprintf(want, sizeof(want), "%llu", (unsigned long long) v);
+		memset(got, '#', sizeof(got));
+		end = fj_put_u64_text(got, v);
+		ok &= (size_t) (end - got) == strlen(want) && memcmp(got, want, strlen(want)) == 0 &&
+			*end == '#';
+	}
+	CHECK(ok);
+}
+
 static void
 test_numbers(void)
 {
@@ -1743,6 +1780,7 @@ int
 main(void)
 {
 	test_encodings();
+	test_integer_text();
 	test_numbers();
 	test_strings();
 	test_structure();
