@@ -194,7 +194,7 @@ write_packed(uint8_t *d, const uint8_t *nib, unsigned n, const uint8_t *readable
  * Write one scalar value (not a container); *next gets the value after it.
  * Bytes up to readable_end may be read (the end of the value being written).
  */
-static inline uint8_t *
+static inline __attribute__((always_inline)) uint8_t *
 write_scalar(uint8_t *d, const uint8_t *v, const uint8_t **next, const uint8_t *readable_end)
 {
 	uint8_t		tag = v[0];
