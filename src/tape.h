@@ -663,22 +663,20 @@ static const char fj_digit_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* Powers of ten up to 10^19: where each count of decimal digits starts. */
-static const uint64_t fj_digits_from[20] = {
-	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
-	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-	100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL
-};
+/* 10^0 to 10^19. */
+extern const uint64_t fj_pow10_u64[20];
 
-/* How many decimal digits v has (1 to 20): from its bit length, and one comparison. */
-static inline unsigned
-fj_u64_digits(uint64_t v)
+/* The number of decimal digits of v (0 for 0). */
+static inline __attribute__((always_inline)) unsigned
+fj_decimal_length(uint64_t v)
 {
-	uint64_t	w = v | 1;
-	unsigned	t = ((64 - (unsigned) __builtin_clzll(w)) * 1233) >> 12;
+	unsigned	guess;
 
-	return t + 1 - (w < fj_digits_from[t]);
+	if (v == 0)
+		return 0;
+	/* floor(log10(2^bits)) + 1 is the length, or one less */
+	guess = ((64 - (unsigned) __builtin_clzll(v)) * 1233) >> 12;
+	return guess + (v >= fj_pow10_u64[guess]);
 }
 
 /*
@@ -688,7 +686,8 @@ fj_u64_digits(uint64_t v)
 static inline uint8_t *
 fj_put_u64_text(uint8_t *d, uint64_t v)
 {
-	uint8_t    *end = d + fj_u64_digits(v),
+	/* v | 1 has as many digits as v, and 0 has one */
+	uint8_t    *end = d + fj_decimal_length(v | 1),
 			   *t = end;
 
 	while (v >= 100)

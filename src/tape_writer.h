@@ -139,22 +139,6 @@ fj_put_string_ref(uint8_t *w, uint32_t dist)
 	return w + FJ_REF_SIZE;
 }
 
-/* 10^0 to 10^19. */
-extern const uint64_t fj_pow10_u64[20];
-
-/* The number of decimal digits of v (0 for 0). */
-static inline __attribute__((always_inline)) unsigned
-fj_decimal_length(uint64_t v)
-{
-	unsigned	guess;
-
-	if (v == 0)
-		return 0;
-	/* floor(log10(2^bits)) + 1 is the length, or one less */
-	guess = ((64 - (unsigned) __builtin_clzll(v)) * 1233) >> 12;
-	return guess + (v >= fj_pow10_u64[guess]);
-}
-
 /*
  * The 8 digits of x (below 10^8, leading zeros included) as nibbles, the
  * first digit in the lowest: halves, quarters and eighths split in parallel
