@@ -706,17 +706,103 @@ nearest_shortest(uint64_t w, int q, double v)
 	return shortest_at(w, q, m | 1ULL << 52, (int) (bits >> 52) - 1075);
 }
 
+/*
+ * shortest_at's answer in 64-bit arithmetic, for q from -25 to -1 and s
+ * (as there) from 2 to 63, moving the guess m to the double itself as
+ * fj_decimal_is_double_quick does. The distance D = ww - vv is what decides,
+ * and it is small: w * 10^q lies within half a gap of its double, which is
+ * within a gap of the guess, so |D| is at most three half gaps (3 * 5^-q,
+ * below 2^63 while q >= -25), and the low 64 bits of ww and vv give it
+ * exactly. The shorter decimals' test needs no more: down * 2^s - vv is
+ * D - (w mod 10) * 2^s, negative (since |D| < 2^(s-1) there), so it is
+ * within the half gap when (w mod 10) * 2^s < reach + D (which is positive
+ * and below 2^62); the same for down + 10 on the other side. -1 when the
+ * guess leaves its binade.
+ */
+static inline int
+shortest_near(uint64_t w, int q, uint64_t m, int e2, int s, double *v)
+{
+	uint64_t	p5 = pow5_u64[-q],
+				dw = w % 10,
+				step = 2 * p5,
+				reach,
+				dist,
+				half,
+				bits;
+	int64_t		d = (int64_t) ((w << s) - 2 * m * p5);
+	int			i;
+	bool		inside;
+
+	for (i = 0; i < 3; i++)
+	{
+		if (m <= (1ULL << 52) || m >= (1ULL << 53))
+			return -1;			/* a power of two (the gaps differ), or past it */
+		reach = p5 + (~m & 1);
+		/* |d| without a branch: its sign is a coin toss */
+		dist = ((uint64_t) d ^ (uint64_t) (d >> 63)) - (uint64_t) (d >> 63);
+		if (dist < reach)
+		{
+			bits = (uint64_t) (e2 + 1075) << 52 | (m & ((1ULL << 52) - 1));
+			memcpy(v, &bits, 8);
+			half = 1ULL << (s - 1);
+			if (dist >= half)
+				return dist > half ? 0 : -1;	/* another decimal of this length is nearer, or a tie */
+			/* k * 2^s < x (x >= 1) when k <= (x - 1) >> s */
+			inside = (dw <= (reach + (uint64_t) d - 1) >> s) |
+				(10 - dw <= (reach - (uint64_t) d - 1) >> s);
+			return !inside;
+		}
+		/* the guess is one double off: w * 10^q is above it (d > 0) or below */
+		if (d > 0)
+		{
+			m++;
+			d -= (int64_t) step;
+		}
+		else
+		{
+			m--;
+			d += (int64_t) step;
+		}
+	}
+	return -1;
+}
+
+/*
+ * The same in 128 bits, for the q and s shortest_near does not take (kept
+ * out of line, so that the common case saves no registers for it).
+ */
+static __attribute__((noinline)) int
+shortest_wide(uint64_t w, int q, uint64_t m, int e2, double *v)
+{
+	uint64_t	bits;
+	int			i,
+				r;
+
+	for (i = 0; i < 3; i++)
+	{
+		if (m <= (1ULL << 52) || m >= (1ULL << 53))
+			return -1;			/* a power of two (the gaps differ), or past it */
+		r = shortest_at(w, q, m, e2);
+		if (r >= -1)
+		{
+			bits = (uint64_t) (e2 + 1075) << 52 | (m & ((1ULL << 52) - 1));
+			memcpy(v, &bits, 8);
+			return r;
+		}
+		m += r == -2 ? 1 : -1;
+	}
+	return -1;
+}
+
 int
 fj_decimal_is_double_quick(uint64_t w, int q, double *v)
 {
 	uint64_t	hi,
-				m,
-				bits;
+				m;
 	int			lz,
 				top,
 				e2,
-				i,
-				r;
+				s;
 
 	if (q < -27 || q > -1 || w >= (1ULL << 57) || w == 0)
 		return -1;
@@ -736,20 +822,10 @@ fj_decimal_is_double_quick(uint64_t w, int q, double *v)
 		m >>= 1;
 		e2++;
 	}
-	for (i = 0; i < 3; i++)
-	{
-		if (m <= (1ULL << 52) || m >= (1ULL << 53))
-			return -1;			/* a power of two (the gaps differ), or past it */
-		r = shortest_at(w, q, m, e2);
-		if (r >= -1)
-		{
-			bits = (uint64_t) (e2 + 1075) << 52 | (m & ((1ULL << 52) - 1));
-			memcpy(v, &bits, 8);
-			return r;
-		}
-		m += r == -2 ? 1 : -1;
-	}
-	return -1;
+	s = 1 - (e2 - q);
+	if (q >= -25 && s >= 2 && s <= 63)
+		return shortest_near(w, q, m, e2, s, v);
+	return shortest_wide(w, q, m, e2, v);
 }
 
 bool
