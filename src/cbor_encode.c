@@ -515,85 +515,117 @@ bytes_before(unsigned p, unsigned i)
 	return cut >= 8 ? ~0ULL : (1ULL << (8 * cut)) - 1;
 }
 
-#define PACKED_FAST_MAX 24		/* characters read_packed takes, 3 words of them */
+#define PACKED_FAST_MAX 24		/* characters read_packed takes: the 12 bytes of nibbles it loads */
+
+#define NIBBLES_BIT3 0x8888888888888888ULL
+#define NIBBLES_BIT0 0x1111111111111111ULL
+
+/* The mask of the first k (0-16) nibbles of a word. */
+static inline uint64_t
+nibbles_below(unsigned k)
+{
+	return k >= 16 ? ~0ULL : (1ULL << (4 * k)) - 1;
+}
+
+/* Bit 3 of each nibble of x that is 10 or more (bit 3 and bit 2 or 1 set). */
+static inline uint64_t
+nibbles_at_least_10(uint64_t x)
+{
+	return x & (x << 1 | x << 2) & NIBBLES_BIT3;
+}
+
+/* Bit 0 of each nibble of x that is not zero. */
+static inline uint64_t
+nibbles_nonzero(uint64_t x)
+{
+	return (x | x >> 1 | x >> 2 | x >> 3) & NIBBLES_BIT0;
+}
+
+/*
+ * The value of the 16 decimal digits in the nibbles of x, the first in the
+ * lowest nibble: pairs, fours, then eights, each step a multiplication on
+ * lanes too narrow to carry into the next.
+ */
+static inline uint64_t
+nibbles16_value(uint64_t x)
+{
+	x = (x & 0x0f0f0f0f0f0f0f0fULL) * 10 + ((x >> 4) & 0x0f0f0f0f0f0f0f0fULL);
+	x = (x & 0x00ff00ff00ff00ffULL) * 100 + ((x >> 8) & 0x00ff00ff00ff00ffULL);
+	x = (x & 0x0000ffff0000ffffULL) * 10000 + ((x >> 16) & 0x0000ffff0000ffffULL);
+	return (x & 0xffffffffULL) * 100000000 + (x >> 32);
+}
+
+/* The same for the 8 digits in the nibbles of x. */
+static inline uint64_t
+nibbles8_value(uint32_t x)
+{
+	x = (x & 0x0f0f0f0fu) * 10 + ((x >> 4) & 0x0f0f0f0fu);
+	x = (x & 0x00ff00ffu) * 100 + ((x >> 8) & 0x00ff00ffu);
+	return (uint64_t) (x & 0xffffu) * 10000 + (x >> 16);
+}
 
 /*
  * A PACKED fraction read straight from its nibbles, the 12 bytes at nib
- * readable: the n characters (at most PACKED_FAST_MAX) become byte values in
- * three words (character k in byte k), the sign's byte is made a 0 (a leading
- * zero leaves the value alone), the point's is removed, and the digits are
- * summed 8 at a time. False for texts read_decimal takes: an integer (no
- * point), or more than 19 digits after the leading zeros. It fills x as
+ * readable: characters 0-15 in one word and 16-23 in another (n of them, at
+ * most PACKED_FAST_MAX), the sign's nibble made a 0 (a leading zero leaves
+ * the value alone), the point's (the one nibble of 10 or more then) taken
+ * out by moving the nibbles after it down one, and the digits summed 16 and
+ * 8 at a time. False for texts read_decimal takes: an integer (no point),
+ * or more than 19 digits after the leading zeros. It fills x as
  * read_decimal does.
  */
 static inline __attribute__((always_inline)) bool
 read_packed(const uint8_t *nib, unsigned n, decimal *x)
 {
-	uint64_t	w0,
-				w1,
-				w2,
-				dots,
-				nz,
-				b0,
-				b1,
-				b2,
-				lo;
-	uint32_t	hi;
+	uint64_t	lo,
+				hi,
+				big,
+				below,
+				nz;
+	uint32_t	hi32;
 	unsigned	p,
 				m,
 				lead;
 
-	if (n > PACKED_FAST_MAX)
+	if (n > PACKED_FAST_MAX || n < 2)
 		return false;
 	memcpy(&lo, nib, 8);
-	w0 = fj_unpack8_codes((uint32_t) lo);
-	w1 = n > 8 ? fj_unpack8_codes((uint32_t) (lo >> 32)) : 0;
-	w2 = 0;
-	if (n > 16)
+	memcpy(&hi32, nib + 8, 4);
+	lo &= nibbles_below(n);
+	hi = n > 16 ? hi32 & nibbles_below(n - 16) : 0;
+	x->negative = (lo & 0xf) == 0xd;
+	lo &= x->negative ? ~(uint64_t) 0xf : ~(uint64_t) 0;
+	/* the point, and the characters after it one nibble down */
+	if ((big = nibbles_at_least_10(lo)) != 0)
 	{
-		memcpy(&hi, nib + 8, 4);
-		w2 = fj_unpack8_codes(hi);
+		p = (unsigned) __builtin_ctzll(big) / 4;
+		below = nibbles_below(p);
+		lo = (lo & below) | ((lo >> 4) & ~below) | hi << 60;
+		hi >>= 4;
 	}
-	x->negative = (w0 & 0xff) == 0xd;
-	w0 &= x->negative ? ~0xffULL : ~0ULL;
-	/* the point: the first byte of 0x0a or more ('-' is gone), within the n characters */
-#define AT_LEAST_10(w) (((w) + 0x7676767676767676ULL) & 0x8080808080808080ULL)
-	dots = AT_LEAST_10(w0) & bytes_before(n, 0);
-	if (dots)
-		p = (unsigned) __builtin_ctzll(dots) / 8;
-	else if ((dots = AT_LEAST_10(w1) & bytes_before(n, 1)) != 0)
-		p = 8 + (unsigned) __builtin_ctzll(dots) / 8;
-	else if ((dots = AT_LEAST_10(w2) & bytes_before(n, 2)) != 0)
-		p = 16 + (unsigned) __builtin_ctzll(dots) / 8;
+	else if ((big = nibbles_at_least_10(hi)) != 0)
+	{
+		p = 16 + (unsigned) __builtin_ctzll(big) / 4;
+		below = nibbles_below(p - 16);
+		hi = (hi & below) | ((hi >> 4) & ~below);
+	}
 	else
 		return false;
-#undef AT_LEAST_10
-	/* the characters after the point one byte down */
-	b0 = bytes_before(p, 0);
-	b1 = bytes_before(p, 1);
-	b2 = bytes_before(p, 2);
-	w0 = (w0 & b0) | ((w0 >> 8 | w1 << 56) & ~b0);
-	w1 = (w1 & b1) | ((w1 >> 8 | w2 << 56) & ~b1);
-	w2 = (w2 & b2) | ((w2 >> 8) & ~b2);
 	m = n - 1;
 	/* leading zeros: a first significant digit in the first 16 */
-	if ((nz = nonzero_bytes(w0) & bytes_before(m, 0)) != 0)
-		lead = (unsigned) __builtin_ctzll(nz) / 8;
-	else if ((nz = nonzero_bytes(w1) & bytes_before(m, 1)) != 0)
-		lead = 8 + (unsigned) __builtin_ctzll(nz) / 8;
+	if ((nz = nibbles_nonzero(lo)) != 0)
+		lead = (unsigned) __builtin_ctzll(nz) / 4;
 	else if (m <= 16)
 		lead = m;
 	else
 		return false;
 	if (m - lead > 19)
 		return false;
-	if (m <= 8)
-		x->raw = codes_value(w0, m);
-	else if (m <= 16)
-		x->raw = codes8_value(w0) * fj_pow10_u64[m - 8] + codes_value(w1, m - 8);
+	if (m <= 16)
+		x->raw = nibbles16_value(lo << (4 * (16 - m)));
 	else
-		x->raw = (codes8_value(w0) * 100000000 + codes8_value(w1)) * fj_pow10_u64[m - 16] +
-			codes_value(w2, m - 16);
+		x->raw = nibbles16_value(lo) * fj_pow10_u64[m - 16] +
+			nibbles8_value((uint32_t) hi << (4 * (24 - m)));
 	x->raw_len = m - lead;
 	x->integer = false;
 	x->exp = -(int64_t) (n - 1 - p);
