@@ -971,13 +971,15 @@ encode(encoder *e, const uint8_t *v)
 				 * a container of scalars alone (a coordinate pair, a row of
 				 * numbers, a flat object) never needs one.
 				 */
-				const uint8_t *end = fj_container_members_end(v),
+				unsigned	w = fj_container_width(v[0]);
+				const uint8_t *after = v + 1 + 2 * w + fj_container_size(v),
+						   *end = fj_container_members_end(v),
 						   *p = fj_container_members(v);
 
 				if ((rc = put_scalars(e, &p, end, &values)) != FJ_OK)
 					return rc;
 				if (p == end)
-					v += fj_value_size(v);
+					v = after;
 				else
 				{
 					if (!(f = push_frame(e, v, object, true, count)))
