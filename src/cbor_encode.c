@@ -485,36 +485,6 @@ read_decimal(const uint8_t *s, size_t len, decimal *x)
 	return true;
 }
 
-/* The value of 8 digit values (0-9, one a byte), the first in the lowest byte. */
-static inline uint64_t
-codes8_value(uint64_t c)
-{
-	return digits8(c + 0x3030303030303030ULL);
-}
-
-/* The value of the k (0-8) digit values in the low bytes of c (the bytes above are dropped). */
-static inline uint64_t
-codes_value(uint64_t c, unsigned k)
-{
-	return k ? codes8_value(c << (8 * (8 - k))) : 0;
-}
-
-/* Bit 7 of each byte of c (bytes 0-0x0f) that is not zero. */
-static inline uint64_t
-nonzero_bytes(uint64_t c)
-{
-	return (c + 0x7f7f7f7f7f7f7f7fULL) & 0x8080808080808080ULL;
-}
-
-/* The mask of the bytes of word i (bytes 8i to 8i + 7 of a string) before byte p. */
-static inline uint64_t
-bytes_before(unsigned p, unsigned i)
-{
-	unsigned	cut = p > 8 * i ? p - 8 * i : 0;
-
-	return cut >= 8 ? ~0ULL : (1ULL << (8 * cut)) - 1;
-}
-
 #define PACKED_FAST_MAX 24		/* characters read_packed takes: the 12 bytes of nibbles it loads */
 
 #define NIBBLES_BIT3 0x8888888888888888ULL
