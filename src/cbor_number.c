@@ -686,7 +686,8 @@ shortest_at(uint64_t w, int q, uint64_t m, int e2)
 	half = (u128) 1 << (s - 1);
 	if (dist >= half)
 		return dist > half ? 0 : -1;	/* another decimal of this length is nearer, or a tie */
-	inside = (distance((u128) down << s, vv) < reach) | (distance((u128) (down + 10) << s, vv) < reach);
+	inside = (unsigned) (distance((u128) down << s, vv) < reach) |
+		(unsigned) (distance((u128) (down + 10) << s, vv) < reach);
 	return !inside;
 }
 
@@ -748,8 +749,8 @@ shortest_near(uint64_t w, int q, uint64_t m, int e2, int s, double *v)
 			if (dist >= half)
 				return dist > half ? 0 : -1;	/* another decimal of this length is nearer, or a tie */
 			/* k * 2^s < x (x >= 1) when k <= (x - 1) >> s */
-			inside = (dw <= (reach + (uint64_t) d - 1) >> s) |
-				(10 - dw <= (reach - (uint64_t) d - 1) >> s);
+			inside = (unsigned) (dw <= (reach + (uint64_t) d - 1) >> s) |
+				(unsigned) (10 - dw <= (reach - (uint64_t) d - 1) >> s);
 			return !inside;
 		}
 		/* the guess is one double off: w * 10^q is above it (d > 0) or below */
