@@ -679,32 +679,102 @@ fj_decimal_length(uint64_t v)
 	return guess + (v >= fj_pow10_u64[guess]);
 }
 
+/* Write the 4 digits of x (below 10,000, leading zeros included) at t. */
+static inline void
+fj_put_4digits(uint8_t *t, uint32_t x)
+{
+	uint32_t	h = x / 100;
+
+	memcpy(t, fj_digit_pairs + 2 * h, 2);
+	memcpy(t + 2, fj_digit_pairs + 2 * (x - 100 * h), 2);
+}
+
+/* Write the n (0-4) digits of x (below 10^n) at t. */
+static inline void
+fj_put_upto4digits(uint8_t *t, uint32_t x, unsigned n)
+{
+	uint32_t	h;
+
+	switch (n)
+	{
+		case 4:
+			fj_put_4digits(t, x);
+			break;
+		case 3:
+			h = x / 100;
+			t[0] = (uint8_t) ('0' + h);
+			memcpy(t + 1, fj_digit_pairs + 2 * (x - 100 * h), 2);
+			break;
+		case 2:
+			memcpy(t, fj_digit_pairs + 2 * x, 2);
+			break;
+		case 1:
+			t[0] = (uint8_t) ('0' + x);
+			break;
+		default:
+			break;
+	}
+}
+
+/* Write the 8 digits of x (below 10^8, leading zeros included) at t: two halves of 4. */
+static inline void
+fj_put_8digits(uint8_t *t, uint32_t x)
+{
+	uint32_t	hi = x / 10000;
+
+	fj_put_4digits(t, hi);
+	fj_put_4digits(t + 4, x - 10000 * hi);
+}
+
+/* Write the n (1-8) digits of x (below 10^n) at t. */
+static inline void
+fj_put_upto8digits(uint8_t *t, uint32_t x, unsigned n)
+{
+	uint32_t	hi;
+
+	if (n <= 4)
+	{
+		fj_put_upto4digits(t, x, n);
+		return;
+	}
+	hi = x / 10000;
+	fj_put_upto4digits(t, hi, n - 4);
+	fj_put_4digits(t + n - 4, x - 10000 * hi);
+}
+
 /*
- * Write the decimal digits of v (at most 20) at d, two at a time from the
- * last, in place; returns the end. Nothing past the end is written.
+ * Write the decimal digits of v (at most 20) at d, in place; returns the end.
+ * Nothing past the end is written. The digits are cut into groups of 8 and
+ * 4 from the last, each group's division by 100 independent of the others',
+ * so that a long integer is not one chain of divisions.
  */
 static inline uint8_t *
 fj_put_u64_text(uint8_t *d, uint64_t v)
 {
 	/* v | 1 has as many digits as v, and 0 has one */
-	uint8_t    *end = d + fj_decimal_length(v | 1),
-			   *t = end;
+	unsigned	len = fj_decimal_length(v | 1);
+	uint8_t    *end = d + len;
+	uint64_t	hi,
+				mid;
 
-	while (v >= 100)
+	if (len <= 8)
+		fj_put_upto8digits(d, (uint32_t) v, len);
+	else if (len <= 16)
 	{
-		unsigned	r = (unsigned) (v % 100);
-
-		v /= 100;
-		t -= 2;
-		memcpy(t, fj_digit_pairs + 2 * r, 2);
-	}
-	if (v >= 10)
-	{
-		t -= 2;
-		memcpy(t, fj_digit_pairs + 2 * v, 2);
+		hi = v / 100000000;
+		fj_put_upto8digits(d, (uint32_t) hi, len - 8);
+		fj_put_8digits(end - 8, (uint32_t) (v - hi * 100000000));
 	}
 	else
-		*--t = (uint8_t) ('0' + v);
+	{
+		/* 17 to 20 digits: the first 1 to 4, then two groups of 8 */
+		hi = v / 10000000000000000ULL;
+		v -= hi * 10000000000000000ULL;
+		mid = v / 100000000;
+		fj_put_upto4digits(d, (uint32_t) hi, len - 16);
+		fj_put_8digits(end - 16, (uint32_t) mid);
+		fj_put_8digits(end - 8, (uint32_t) (v - mid * 100000000));
+	}
 	return end;
 }
 
