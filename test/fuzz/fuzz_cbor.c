@@ -378,7 +378,11 @@ LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 		rc2 = fj_validate_tape(tape.data, tape.len, MAX_DEPTH, &a, &verr);
 		FZ_CHECK(rc2 == FJ_OK, "decoded tape does not validate: %s at %zu", verr.message, verr.offset);
 		fz_walk_tape(tape.data, tape.len, h);
-		/* its text parses back to the very same tape (references aside), with every kernel */
+		/*
+		 * its text parses back to the very same tape with every kernel: the
+		 * decoder writes a long repeated string as a reference where the
+		 * parser would, so the references must agree too
+		 */
 		FZ_CHECK(fj_write_json(root, &a, &text) == FJ_OK, "fj_write_json fails on a decoded tape");
 		{
 			size_t		k;
@@ -393,14 +397,6 @@ LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 				popt.kernel = fz_kernels[k];
 				popt.max_depth = MAX_DEPTH;
 				rc2 = fj_parse((const char *) text.data, text.len, &popt, &parsed, &verr);
-				if (rc2 == FJ_OK)
-				{
-					/* the decoder writes no string references, the parser may */
-					fj_buf		x = fz_expanded(parsed.data, &a);
-
-					fj_buf_release(&a, &parsed);
-					parsed = x;
-				}
 				FZ_CHECK(rc2 == FJ_OK && parsed.len == tape.len && memcmp(parsed.data, tape.data, tape.len) == 0,
 						 "the %s kernel does not parse the decoded tape's text back to the same tape (%s)",
 						 fj_kernel_name(fz_kernels[k]), rc2 == FJ_OK ? "differs" : verr.message);

@@ -259,7 +259,7 @@ fz_init_kernels(void)
  * string (version 3, flags set): where references are placed is the writer's
  * choice, so tapes are compared without them.
  */
-static fj_buf
+static inline fj_buf
 fz_expanded(const uint8_t *t, const fj_allocator *a)
 {
 	fj_builder	b;
