@@ -707,6 +707,15 @@ nearest_shortest(uint64_t w, int q, double v)
 	return shortest_at(w, q, m | 1ULL << 52, (int) (bits >> 52) - 1075);
 }
 
+/* The double m * 2^e2, m from 2^52 to 2^53 exclusive (a normal double). */
+static inline void
+put_double_bits(double *v, uint64_t m, int e2)
+{
+	uint64_t	bits = (uint64_t) (e2 + 1075) << 52 | (m & ((1ULL << 52) - 1));
+
+	memcpy(v, &bits, 8);
+}
+
 /*
  * shortest_at's answer in 64-bit arithmetic, for q from -25 to -1 and s
  * (as there) from 2 to 63, moving the guess m to the double itself as
@@ -728,8 +737,7 @@ shortest_near(uint64_t w, int q, uint64_t m, int e2, int s, double *v)
 				step = 2 * p5,
 				reach,
 				dist,
-				half,
-				bits;
+				half;
 	int64_t		d = (int64_t) ((w << s) - 2 * m * p5);
 	int			i;
 	bool		inside;
@@ -743,8 +751,7 @@ shortest_near(uint64_t w, int q, uint64_t m, int e2, int s, double *v)
 		dist = ((uint64_t) d ^ (uint64_t) (d >> 63)) - (uint64_t) (d >> 63);
 		if (dist < reach)
 		{
-			bits = (uint64_t) (e2 + 1075) << 52 | (m & ((1ULL << 52) - 1));
-			memcpy(v, &bits, 8);
+			put_double_bits(v, m, e2);
 			half = 1ULL << (s - 1);
 			if (dist >= half)
 				return dist > half ? 0 : -1;	/* another decimal of this length is nearer, or a tie */
@@ -775,7 +782,6 @@ shortest_near(uint64_t w, int q, uint64_t m, int e2, int s, double *v)
 static __attribute__((noinline)) int
 shortest_wide(uint64_t w, int q, uint64_t m, int e2, double *v)
 {
-	uint64_t	bits;
 	int			i,
 				r;
 
@@ -786,8 +792,7 @@ shortest_wide(uint64_t w, int q, uint64_t m, int e2, double *v)
 		r = shortest_at(w, q, m, e2);
 		if (r >= -1)
 		{
-			bits = (uint64_t) (e2 + 1075) << 52 | (m & ((1ULL << 52) - 1));
-			memcpy(v, &bits, 8);
+			put_double_bits(v, m, e2);
 			return r;
 		}
 		m += r == -2 ? 1 : -1;
