@@ -131,5 +131,32 @@ WHERE (t.doc->>'last')::int IS DISTINCT FROM (r.j->>'last')::int
    OR (t.doc #>> '{user,geo,city}') IS DISTINCT FROM (r.j #>> '{user,geo,city}')
    OR (t.doc->'more'->>299) IS DISTINCT FROM md5(t.id::text || 'm300');
 
+-- The TOAST table stays locked for the lookups of one call site across
+-- subtransactions: a lookup whose subtransaction rolled back, releasing the
+-- lock it took, and the same lookup again in the next one (a plpgsql simple
+-- expression keeps its state, and so its cursor, for the transaction). Each
+-- lookup after the rollback must hold the lock again, and answer as before.
+CREATE FUNCTION tc_lock_after_rollback(d fastjson, toast regclass) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	t text;
+	held text := '';
+BEGIN
+	FOR i IN 1..3 LOOP
+		BEGIN
+			t := d->>'type';
+			held := held || t || ':' || EXISTS (SELECT 1 FROM pg_locks WHERE relation = toast
+				AND pid = pg_backend_pid() AND mode = 'AccessShareLock' AND granted) || ' ';
+			IF i < 3 THEN
+				RAISE EXCEPTION 'roll back';
+			END IF;
+		EXCEPTION WHEN raise_exception THEN
+			NULL;
+		END;
+	END LOOP;
+	RETURN held;
+END $$;
+SELECT reltoastrelid::regclass AS toast3 FROM pg_class WHERE relname = 'tc3' \gset
+SELECT tc_lock_after_rollback(doc, :'toast3') FROM tc3 WHERE id = 1;
+
 DROP TABLE tc, tc2, tc3, tc_src, tc_jsonb;
-DROP FUNCTION tc_diffs(regclass), tc_toast_scans(regclass);
+DROP FUNCTION tc_diffs(regclass), tc_toast_scans(regclass), tc_lock_after_rollback(fastjson, regclass);

@@ -11,6 +11,7 @@
 #include "postgres.h"
 #include "fmgr.h"
 #include "nodes/nodes.h"
+#include "storage/buf.h"
 #include "storage/itemptr.h"
 #include "pg_compat.h"
 
@@ -126,6 +127,7 @@ typedef struct FastjsonToastCursor
 	FastjsonToastChunkAt tail;	/* a short last chunk read before the others */
 	uint32		slices;			/* slices read */
 	uint32		misses;			/* ... of which the index read some chunks */
+	uint32		locked_in;		/* the subtransaction that locked the TOAST table, or 0 */
 } FastjsonToastCursor;
 
 /*
@@ -134,6 +136,30 @@ typedef struct FastjsonToastCursor
  */
 struct varlena *fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength,
 									 FastjsonToastCursor *cur);
+
+/*
+ * The first bytes of a value (fastjson_toast_head): in place in its TOAST
+ * chunk, whose page stays pinned in buf, or a copy.
+ */
+typedef struct FastjsonToastHead
+{
+	const uint8_t *data;
+	Size		len;
+	Buffer		buf;			/* pinned while data is in place, or InvalidBuffer */
+	struct varlena *copy;		/* data's copy, or NULL */
+} FastjsonToastHead;
+
+/*
+ * The first length bytes of attr, as fastjson_toast_slice reads them; left
+ * in place when they are in one chunk found where cur says. Until
+ * fastjson_toast_head_release, which every caller must reach (or an error).
+ */
+void		fastjson_toast_head(struct varlena *attr, int32 length, FastjsonToastCursor *cur,
+								FastjsonToastHead *head);
+void		fastjson_toast_head_release(FastjsonToastHead *head);
+
+/* The head's bytes as a varlena of their own, the head released. */
+struct varlena *fastjson_toast_head_copy(FastjsonToastHead *head);
 
 /* How reading large values by prefix has fared in a query (kept by the caller, zeroed at first). */
 typedef struct FastjsonSlices

@@ -320,7 +320,7 @@ report_short_tape(size_t total)
 }
 
 static const uint8_t *lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len,
-									 struct varlena *head, FastjsonSlices *slices);
+									 FastjsonToastHead *head, FastjsonSlices *slices);
 
 /*
  * The steps of pp in a value that PostgreSQL compressed with pglz in its row:
@@ -393,7 +393,8 @@ lookup_pglz(struct varlena *attr, const parsed_path *pp)
 typedef struct stored_reader
 {
 	struct varlena *attr;		/* the value as the row holds it */
-	struct varlena *head;		/* out of line: the first slice, or NULL */
+	FastjsonToastHead head;		/* compressed or out of line: the first slice */
+	bool		has_head;		/* ... when true */
 	size_t		stored_len;		/* bytes of the stored form */
 	const uint8_t *stored;		/* the stored form, at hand ... */
 	size_t		have_bytes;		/* ... up to here */
@@ -409,11 +410,12 @@ typedef struct stored_reader
 /*
  * Start reading attr, in the stored form of stored_len bytes. head, when not
  * NULL, is a first slice already fetched of a value out of line or
- * compressed, which the reader takes over (stored_close frees it). Slices
- * out of line are read through toast, when not NULL (fastjson_toast.c).
+ * compressed, which the reader takes over (stored_close releases it: a
+ * first chunk read in place stays pinned until then). Slices out of line
+ * are read through toast, when not NULL (fastjson_toast.c).
  */
 static void
-stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct varlena *head,
+stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, FastjsonToastHead *head,
 			FastjsonToastCursor *toast)
 {
 	fj_error	err;
@@ -423,18 +425,20 @@ stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct va
 	r->stored_len = stored_len;
 	r->refetched = false;
 	r->need0 = 0;
-	if (!VARATT_IS_EXTENDED(attr))
+	r->has_head = VARATT_IS_EXTENDED(attr);
+	if (!r->has_head)
 	{
-		r->head = NULL;
 		r->stored = (const uint8_t *) VARDATA_ANY(attr);
 		r->have_bytes = stored_len;
 	}
 	else
 	{
-		if (!head)
-			head = fastjson_toast_slice(attr, 0, (int32) Min(stored_len, (size_t) FIRST_SLICE_EXTERNAL), r->toast);
-		r->stored = (const uint8_t *) VARDATA_ANY(head);
-		r->have_bytes = VARSIZE_ANY_EXHDR(head);
+		if (head)
+			r->head = *head;
+		else
+			fastjson_toast_head(attr, (int32) Min(stored_len, (size_t) FIRST_SLICE_EXTERNAL), r->toast, &r->head);
+		r->stored = r->head.data;
+		r->have_bytes = r->head.len;
 		if (r->have_bytes >= FJ_STORE_HEADER)
 		{
 			uint32_t	len;
@@ -447,13 +451,12 @@ stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct va
 				(size_t) ((len + (1u << FJ_STORE_BLOCK_LOG2_MIN) - 1) >> FJ_STORE_BLOCK_LOG2_MIN) * 4;
 			if (index > r->have_bytes && index <= stored_len)
 			{
-				pfree(head);
-				head = fastjson_toast_slice(attr, 0, (int32) Min(stored_len, index + FIRST_SLICE_EXTERNAL), r->toast);
-				r->stored = (const uint8_t *) VARDATA_ANY(head);
-				r->have_bytes = VARSIZE_ANY_EXHDR(head);
+				fastjson_toast_head_release(&r->head);
+				fastjson_toast_head(attr, (int32) Min(stored_len, index + FIRST_SLICE_EXTERNAL), r->toast, &r->head);
+				r->stored = r->head.data;
+				r->have_bytes = r->head.len;
 			}
 		}
-		r->head = head;
 	}
 	/* the index, checked, says where each block is; the data is at hand up to have_bytes */
 	if (fj_store_open_prefix(r->stored, r->have_bytes, stored_len, &r->s, &err) != FJ_OK)
@@ -470,9 +473,11 @@ stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, struct va
 static void
 stored_close(stored_reader *r)
 {
-	if (r->head)
-		pfree(r->head);
-	r->head = NULL;
+	if (r->has_head)
+		fastjson_toast_head_release(&r->head);
+	r->has_head = false;
+	r->stored = NULL;
+	r->have_bytes = 0;
 }
 
 /*
@@ -665,7 +670,7 @@ note_stored_read(FastjsonSlices *slices, const stored_reader *r)
 {
 	if (!slices)
 		return;
-	if (r->head && r->have_bytes < r->stored_len && slices->stored_out < PG_UINT32_MAX / 4)
+	if (r->has_head && r->have_bytes < r->stored_len && slices->stored_out < PG_UINT32_MAX / 4)
 	{
 		slices->stored_out++;
 		slices->stored_refetched += r->refetched;
@@ -681,7 +686,7 @@ note_stored_read(FastjsonSlices *slices, const stored_reader *r)
  * out of line read from its first chunk whether that was enough (first_fetch).
  */
 static const uint8_t *
-lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, struct varlena *head,
+lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, FastjsonToastHead *head,
 			  FastjsonSlices *slices)
 {
 	stored_reader r;
@@ -728,17 +733,23 @@ lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 
 		for (;;)
 		{
-			struct varlena *slice = fastjson_toast_slice(attr, 0, (int32) want, &slices->toast);
-			const uint8_t *tape = (const uint8_t *) VARDATA_ANY(slice);
-			size_t		avail = VARSIZE_ANY_EXHDR(slice);
+			FastjsonToastHead head;
+			struct varlena *slice;
+			const uint8_t *tape;
+			size_t		avail;
 			fj_window	w;
 			fj_found	r;
 
-			if (avail > 0 && fj_is_stored(tape[0]))
+			fastjson_toast_head(attr, (int32) want, &slices->toast, &head);
+			if (head.len > 0 && fj_is_stored(head.data[0]))
 			{
 				/* a stored tape (out of line): by its blocks, from this slice on */
-				return lookup_stored(attr, pp, (size_t) total, slice, slices);
+				return lookup_stored(attr, pp, (size_t) total, &head, slices);
 			}
+			/* a plain tape: the value found lives in the slice, a copy of its own */
+			slice = fastjson_toast_head_copy(&head);
+			tape = (const uint8_t *) VARDATA_ANY(slice);
+			avail = VARSIZE_ANY_EXHDR(slice);
 			if (avail <= FJ_TAPE_HEADER || !fj_tape_version_readable(tape[0]))
 				fastjson_report_tape_version(slice);
 			w = (fj_window) {.avail = avail - FJ_TAPE_HEADER};
@@ -854,16 +865,16 @@ fastjson_doc_open(FunctionCallInfo fcinfo, int argno)
 	{
 		/* compressed or out of line: its first slice says whether it is in the stored form */
 		Size		total = toast_raw_datum_size(datum) - VARHDRSZ;
-		struct varlena *head = fastjson_toast_slice(attr, 0, (int32) first_fetch(attr, total, d->slices),
-													&d->slices->toast);
+		FastjsonToastHead head;
 
-		if (VARSIZE_ANY_EXHDR(head) > 0 && fj_is_stored(((const uint8_t *) VARDATA_ANY(head))[0]))
+		fastjson_toast_head(attr, (int32) first_fetch(attr, total, d->slices), &d->slices->toast, &head);
+		if (head.len > 0 && fj_is_stored(head.data[0]))
 		{
-			stored_open(&d->stored, attr, total, head, &d->slices->toast);
+			stored_open(&d->stored, attr, total, &head, &d->slices->toast);
 			d->in_blocks = true;
 		}
 		else
-			pfree(head);
+			fastjson_toast_head_release(&head);
 	}
 	return d;
 }

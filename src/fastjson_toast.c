@@ -28,8 +28,11 @@
  * index say), its cursor gives up and every slice goes by the index. Every chunk is checked as PostgreSQL checks it
  * (its number and size), in both ways.
  *
- * Lookups read slices of a value (fastjson_extract.c); output, send and the
- * casts read whole values the same way (fastjson_toast_fetch). Only plain
+ * Lookups read slices of a value (fastjson_extract.c), and the first slice,
+ * when it is one chunk found so, in place: its bytes are left on their page,
+ * which stays pinned until the lookup is done with them (fastjson_toast_head),
+ * and block 0 is decoded from there rather than from a copy. Output, send
+ * and the casts read whole values the same way (fastjson_toast_fetch). Only plain
  * (uncompressed) values out of line in a heap TOAST table are read so;
  * fastjson's stored form is one, being compressed already. Any other value
  * goes through detoast_attr_slice or detoast_attr.
@@ -44,6 +47,7 @@
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "access/toast_internals.h"
+#include "access/xact.h"
 #include "catalog/pg_am.h"
 #include "storage/bufmgr.h"
 #include "storage/proc.h"
@@ -64,20 +68,20 @@ chunk_size(int32 seq, int32 totalchunks, int32 attrsize)
 		: attrsize - (totalchunks - 1) * (int32) TOAST_MAX_CHUNK_SIZE;
 }
 
-/* Copy the chunk in tuple ttup, number seq of value valueid, into result's slice. */
-static void
-copy_chunk(Relation toastrel, HeapTuple ttup, Oid valueid, int32 seq, int32 totalchunks, int32 attrsize,
-		   int32 sliceoffset, int32 slicelength, struct varlena *result)
+/*
+ * The data of the chunk in tuple ttup, number seq of value valueid, checked
+ * as PostgreSQL checks it (not null, not itself toasted, of the size its
+ * number says): in place, in the tuple.
+ */
+static const char *
+chunk_data(Relation toastrel, HeapTuple ttup, Oid valueid, int32 seq, int32 totalchunks, int32 attrsize)
 {
 	TupleDesc	desc = RelationGetDescr(toastrel);
 	bool		isnull;
 	Pointer		chunk = DatumGetPointer(fastgetattr(ttup, 3, desc, &isnull));
 	char	   *data;
 	int32		size,
-				expected,
-				from,
-				to,
-				chunkstart = seq * (int32) TOAST_MAX_CHUNK_SIZE;
+				expected;
 
 	if (isnull)
 		ereport(ERROR,
@@ -106,9 +110,20 @@ copy_chunk(Relation toastrel, HeapTuple ttup, Oid valueid, int32 seq, int32 tota
 				 errmsg_internal("unexpected chunk size %d (expected %d) in chunk %d of %d for toast value %u in %s",
 								 size, expected, seq, totalchunks, valueid,
 								 RelationGetRelationName(toastrel))));
+	return data;
+}
+
+/* Copy the chunk in tuple ttup, number seq of value valueid, into result's slice. */
+static void
+copy_chunk(Relation toastrel, HeapTuple ttup, Oid valueid, int32 seq, int32 totalchunks, int32 attrsize,
+		   int32 sliceoffset, int32 slicelength, struct varlena *result)
+{
+	const char *data = chunk_data(toastrel, ttup, valueid, seq, totalchunks, attrsize);
+	int32		chunkstart = seq * (int32) TOAST_MAX_CHUNK_SIZE,
+				from = Max(sliceoffset - chunkstart, 0),
+				to = Min(sliceoffset + slicelength - chunkstart, chunk_size(seq, totalchunks, attrsize));
+
 	/* the part of this chunk inside the slice */
-	from = Max(sliceoffset - chunkstart, 0);
-	to = Min(sliceoffset + slicelength - chunkstart, size);
 	memcpy(VARDATA(result) + (chunkstart + from - sliceoffset), data + from, to - from);
 }
 
@@ -200,7 +215,7 @@ find_on_page(Relation toastrel, Snapshot snapshot, BlockNumber blk, OffsetNumber
 /*
  * Ask the CPU for the tuple after the farthest chunk read, when it is on the
  * page still pinned in buf: in a table read in the order it was written,
- * the next value's chunk 0, which the next call reads (and copies whole).
+ * the next value's chunk 0, which the next call reads.
  * Only a hint: the page is read without its lock, and an item pointer
  * another backend is writing at that moment at worst points the prefetch at
  * the wrong bytes of the page.
@@ -322,11 +337,28 @@ find_near_cursor(Relation toastrel, Snapshot snapshot, FastjsonToastCursor *cur,
 	return false;
 }
 
-struct varlena *
-fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength, FastjsonToastCursor *cur)
+/* A slice's result of slicelength bytes, to be filled. */
+static struct varlena *
+new_slice(int32 slicelength)
+{
+	struct varlena *result = palloc(slicelength + VARHDRSZ);
+
+	SET_VARSIZE(result, slicelength + VARHDRSZ);
+	return result;
+}
+
+/*
+ * The slice of attr from sliceoffset, of slicelength bytes, read through cur.
+ * When head is not NULL and the slice lies in one chunk found near the
+ * cursor, its bytes are left in place, in head, their page pinned, and NULL
+ * is returned; otherwise a copy.
+ */
+static struct varlena *
+read_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength, FastjsonToastCursor *cur,
+		   FastjsonToastHead *head)
 {
 	struct varatt_external ext;
-	struct varlena *result;
+	struct varlena *result = NULL;
 	Relation	toastrel;
 	Snapshot	snapshot;
 	FjToastSnapshotData snapdata;
@@ -336,7 +368,8 @@ fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength,
 				endchunk,
 				seq;
 	Oid			valueid;
-	bool		near;
+	bool		near,
+				locked;
 
 	if (!cur || !VARATT_IS_EXTERNAL_ONDISK(attr))
 		return detoast_attr_slice(attr, sliceoffset, slicelength);
@@ -352,21 +385,22 @@ fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength,
 		sliceoffset = slicelength = 0;
 	else if (slicelength > attrsize - sliceoffset)
 		slicelength = attrsize - sliceoffset;
-	result = palloc(slicelength + VARHDRSZ);
-	SET_VARSIZE(result, slicelength + VARHDRSZ);
 	if (slicelength == 0)
-		return result;
+		return new_slice(0);
 
 	/*
 	 * The lock is kept to the end of the transaction (as the table's own lock
 	 * is): the cursor's page count then stays true, the TOAST table cannot
-	 * be truncated under it, and the next values' opens find the lock held.
+	 * be truncated under it, and the next values' opens need not ask for it
+	 * again while the subtransaction that took it runs (one that ended, by
+	 * an abort, may have released it).
 	 */
-	toastrel = table_open(ext.va_toastrelid, AccessShareLock);
+	locked = cur->toastrelid == ext.va_toastrelid && cur->lxid == FJ_MY_LXID &&
+		cur->locked_in == GetCurrentSubTransactionId();
+	toastrel = table_open(ext.va_toastrelid, locked ? NoLock : AccessShareLock);
 	if (toastrel->rd_rel->relam != HEAP_TABLE_AM_OID)
 	{
 		table_close(toastrel, NoLock);
-		pfree(result);
 		return detoast_attr_slice(attr, sliceoffset, slicelength);
 	}
 	if (cur->toastrelid != ext.va_toastrelid || cur->lxid != FJ_MY_LXID)
@@ -381,6 +415,7 @@ fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength,
 		cur->last_valueid = InvalidOid;
 		cur->slices = cur->misses = 0;
 	}
+	cur->locked_in = GetCurrentSubTransactionId();
 	snapshot = fj_toast_snapshot(&snapdata);
 	totalchunks = (attrsize - 1) / (int32) TOAST_MAX_CHUNK_SIZE + 1;
 	startchunk = sliceoffset / (int32) TOAST_MAX_CHUNK_SIZE;
@@ -401,6 +436,20 @@ fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength,
 			if (!find_near_cursor(toastrel, snapshot, cur, valueid, seq, totalchunks,
 								  chunk_size(seq, totalchunks, attrsize), &ttup, &buf))
 				break;
+			if (head && startchunk == endchunk)
+			{
+				/* in place: the tuple's bytes stay as they are while its page is pinned */
+				head->data = (const uint8_t *) chunk_data(toastrel, &ttup, valueid, seq, totalchunks, attrsize) +
+					(sliceoffset - seq * (int32) TOAST_MAX_CHUNK_SIZE);
+				head->len = (Size) slicelength;
+				head->buf = buf;
+				head->copy = NULL;
+				prefetch_next_chunk(buf, cur);
+				table_close(toastrel, NoLock);
+				return NULL;
+			}
+			if (!result)
+				result = new_slice(slicelength);
 			copy_chunk(toastrel, &ttup, valueid, seq, totalchunks, attrsize, sliceoffset, slicelength, result);
 		}
 		if (BufferIsValid(buf))
@@ -424,6 +473,8 @@ fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength,
 		HeapTuple	ttup;
 		int32		first = seq;
 
+		if (!result)
+			result = new_slice(slicelength);
 		if (cur->misses < PG_UINT32_MAX / 4)
 			cur->misses++;
 		valid = toast_open_indexes(toastrel, AccessShareLock, &toastidxs, &nindexes);
@@ -459,6 +510,51 @@ fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength,
 	}
 	table_close(toastrel, NoLock);
 	return result;
+}
+
+struct varlena *
+fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength, FastjsonToastCursor *cur)
+{
+	return read_slice(attr, sliceoffset, slicelength, cur, NULL);
+}
+
+void
+fastjson_toast_head(struct varlena *attr, int32 length, FastjsonToastCursor *cur, FastjsonToastHead *head)
+{
+	struct varlena *copy = read_slice(attr, 0, length, cur, head);
+
+	if (copy)
+	{
+		head->data = (const uint8_t *) VARDATA_ANY(copy);
+		head->len = VARSIZE_ANY_EXHDR(copy);
+		head->buf = InvalidBuffer;
+		head->copy = copy;
+	}
+}
+
+void
+fastjson_toast_head_release(FastjsonToastHead *head)
+{
+	if (BufferIsValid(head->buf))
+		ReleaseBuffer(head->buf);
+	if (head->copy)
+		pfree(head->copy);
+	*head = (FastjsonToastHead) {.buf = InvalidBuffer};
+}
+
+struct varlena *
+fastjson_toast_head_copy(FastjsonToastHead *head)
+{
+	struct varlena *copy = head->copy;
+
+	if (!copy)
+	{
+		copy = new_slice((int32) head->len);
+		memcpy(VARDATA(copy), head->data, head->len);
+	}
+	head->copy = NULL;
+	fastjson_toast_head_release(head);
+	return copy;
 }
 
 /*
