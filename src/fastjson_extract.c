@@ -218,8 +218,10 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 		}
 		if (!window)
 		{
-			/* the whole tape: the plain lookups */
-			if (FJ_TYPE(v[0]) == FJ_OBJECT && pp->keys[i])
+			/* the whole tape: the plain lookups (a root of distinct keys: its first match) */
+			if (FJ_TYPE(v[0]) == FJ_OBJECT && pp->keys[i] && i == 0 && distinct_root)
+				v = fj_object_get_window(v, NULL, pp->keys[i], pp->lens[i], true, &v) == FJ_FOUND ? v : NULL;
+			else if (FJ_TYPE(v[0]) == FJ_OBJECT && pp->keys[i])
 				v = fj_object_get(v, pp->keys[i], pp->lens[i]);
 			else if (FJ_TYPE(v[0]) == FJ_ARRAY && pp->is_index[i])
 				v = fj_array_get(v, pp->index[i]);
@@ -771,7 +773,8 @@ lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 	{
 		Fastjson   *d = DatumGetFastjsonP(doc);
 
-		return follow_steps(pp, FJ_ROOT(d), NULL, false, &value) == FJ_FOUND ? value : NULL;
+		return follow_steps(pp, FJ_ROOT(d), NULL, (FJ_TAPE(d)[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0,
+							&value) == FJ_FOUND ? value : NULL;
 	}
 }
 
@@ -893,7 +896,12 @@ fastjson_doc_member(FastjsonDoc *d, const char *key, int len, FastjsonLookupStop
 	if (d->in_blocks)
 		found = stored_follow(&d->stored, &pp, first_decode(d->slices), &value);
 	else
-		found = follow_steps(&pp, FJ_ROOT(fastjson_doc_whole(d)), NULL, false, &value);
+	{
+		Fastjson   *whole = fastjson_doc_whole(d);
+
+		found = follow_steps(&pp, FJ_ROOT(whole), NULL, (FJ_TAPE(whole)[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0,
+							 &value);
+	}
 	return found == FJ_FOUND ? value : NULL;
 }
 
