@@ -219,10 +219,9 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 		if (!window)
 		{
 			/* the whole tape: the plain lookups (a root of distinct keys: its first match) */
-			if (FJ_TYPE(v[0]) == FJ_OBJECT && pp->keys[i] && i == 0 && distinct_root)
-				v = fj_object_get_window(v, NULL, pp->keys[i], pp->lens[i], true, &v) == FJ_FOUND ? v : NULL;
-			else if (FJ_TYPE(v[0]) == FJ_OBJECT && pp->keys[i])
-				v = fj_object_get(v, pp->keys[i], pp->lens[i]);
+			if (FJ_TYPE(v[0]) == FJ_OBJECT && pp->keys[i])
+				v = fj_object_get_window(v, NULL, pp->keys[i], pp->lens[i], i == 0 && distinct_root, &v) == FJ_FOUND
+					? v : NULL;
 			else if (FJ_TYPE(v[0]) == FJ_ARRAY && pp->is_index[i])
 				v = fj_array_get(v, pp->index[i]);
 			else
@@ -395,8 +394,7 @@ lookup_pglz(struct varlena *attr, const parsed_path *pp)
 typedef struct stored_reader
 {
 	struct varlena *attr;		/* the value as the row holds it */
-	FastjsonToastHead head;		/* compressed or out of line: the first slice */
-	bool		has_head;		/* ... when true */
+	FastjsonToastHead head;		/* compressed or out of line (attr extended): the first slice */
 	size_t		stored_len;		/* bytes of the stored form */
 	const uint8_t *stored;		/* the stored form, at hand ... */
 	size_t		have_bytes;		/* ... up to here */
@@ -427,8 +425,7 @@ stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, FastjsonT
 	r->stored_len = stored_len;
 	r->refetched = false;
 	r->need0 = 0;
-	r->has_head = VARATT_IS_EXTENDED(attr);
-	if (!r->has_head)
+	if (!VARATT_IS_EXTENDED(attr))
 	{
 		r->stored = (const uint8_t *) VARDATA_ANY(attr);
 		r->have_bytes = stored_len;
@@ -475,9 +472,8 @@ stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, FastjsonT
 static void
 stored_close(stored_reader *r)
 {
-	if (r->has_head)
-		fastjson_toast_head_release(&r->head);
-	r->has_head = false;
+	if (VARATT_IS_EXTENDED(r->attr))
+		fastjson_toast_head_release(&r->head);	/* which leaves it empty: a second close does nothing */
 	r->stored = NULL;
 	r->have_bytes = 0;
 }
@@ -672,7 +668,7 @@ note_stored_read(FastjsonSlices *slices, const stored_reader *r)
 {
 	if (!slices)
 		return;
-	if (r->has_head && r->have_bytes < r->stored_len && slices->stored_out < PG_UINT32_MAX / 4)
+	if (VARATT_IS_EXTENDED(r->attr) && r->have_bytes < r->stored_len && slices->stored_out < PG_UINT32_MAX / 4)
 	{
 		slices->stored_out++;
 		slices->stored_refetched += r->refetched;
