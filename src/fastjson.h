@@ -26,6 +26,31 @@ typedef struct varlena Fastjson;
 #define FJ_TAPE_LEN(d) ((size_t) VARSIZE_ANY_EXHDR(d))
 #define FJ_ROOT(d) (FJ_TAPE(d) + FJ_TAPE_HEADER)
 
+/* Whether the root of a tape (its header on) is an object whose keys all differ. */
+static inline bool
+fastjson_distinct_root(const uint8_t *tape)
+{
+	return (tape[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0;
+}
+
+/*
+ * Ask the CPU for the first FASTJSON_PREFETCH_MAX bytes of a plain tape at
+ * once, before a lookup in it. A lookup in a small object steps from member
+ * to member, each member's head in another cache line of a row just read
+ * from a page: without this each step waits for its line in turn.
+ */
+#define FASTJSON_PREFETCH_MAX 2048
+
+static inline void
+fastjson_prefetch_tape(const uint8_t *tape, size_t len)
+{
+	size_t		k;
+
+	len = Min(len, (size_t) FASTJSON_PREFETCH_MAX);
+	for (k = 64; k < len; k += 64)
+		__builtin_prefetch(tape + k);
+}
+
 /* fastjson_io.c: ereport a stored value whose tape this build does not read. */
 pg_noreturn void		fastjson_report_tape_version(const Fastjson *d);
 /* The same for a tape whose first byte, the version, is version. */

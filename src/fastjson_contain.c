@@ -42,9 +42,13 @@ value_contains(FjScratch *s, const uint8_t *lv, const uint8_t *cv)
 	return fj_scalar_equal(lv, cv);
 }
 
-/* Object val contains object cont. */
+/*
+ * Object val contains object cont. distinct: val's keys all differ (a root
+ * whose tape says so), so a key's first match is its value; otherwise the
+ * last duplicate is.
+ */
 static bool
-object_contains(FjScratch *s, const uint8_t *val, const uint8_t *cont)
+object_contains(FjScratch *s, const uint8_t *val, const uint8_t *cont, bool distinct)
 {
 	uint32		cstart,
 				cn,
@@ -77,8 +81,8 @@ object_contains(FjScratch *s, const uint8_t *val, const uint8_t *cont)
 
 			lv = f ? f->value : NULL;
 		}
-		else
-			lv = fj_object_get(val, (const char *) m->key, m->key_len);
+		else if (fj_object_get_window(val, NULL, (const char *) m->key, m->key_len, distinct, &lv) != FJ_FOUND)
+			lv = NULL;
 		/* m is read before value_contains, which may move the stack */
 		result = lv != NULL && value_contains(s, lv, m->value);
 		if ((i & 1023) == 1023)
@@ -129,14 +133,17 @@ deep_contains(FjScratch *s, const uint8_t *val, const uint8_t *cont)
 	if (FJ_TYPE(val[0]) != FJ_TYPE(cont[0]))
 		return false;
 	if (FJ_TYPE(val[0]) == FJ_OBJECT)
-		return object_contains(s, val, cont);
+		return object_contains(s, val, cont, false);
 	return elements_contain(s, fj_container_members(val), fj_container_members_end(val),
 							fj_container_members(cont), fj_container_members_end(cont));
 }
 
-/* Document val contains document cont (jsonb_contains). */
+/*
+ * Document val contains document cont (jsonb_contains). distinct: val's root
+ * is an object whose keys all differ (fastjson_distinct_root).
+ */
 static bool
-root_contains(const uint8_t *val, const uint8_t *cont)
+root_contains(const uint8_t *val, const uint8_t *cont, bool distinct)
 {
 	bool		val_object = FJ_TYPE(val[0]) == FJ_OBJECT,
 				val_raw = !fj_is_container(val),
@@ -152,7 +159,7 @@ root_contains(const uint8_t *val, const uint8_t *cont)
 		return false;
 	fj_scratch_init(&s, local);
 	if (val_object)
-		result = object_contains(&s, val, cont);
+		result = object_contains(&s, val, cont, distinct);
 	else
 		result = elements_contain(&s,
 								  val_raw ? val : fj_container_members(val),
@@ -212,11 +219,14 @@ static bool
 arg_contains(FunctionCallInfo fcinfo, int doc_arg, int cont_arg)
 {
 	const uint8_t *cont = FJ_ROOT(PG_GETARG_FASTJSON_P(cont_arg));
+	Fastjson   *doc;
 
 	if (FJ_TYPE(cont[0]) == FJ_OBJECT && fj_container_count(cont) > 0 &&
 		fj_container_count(cont) <= CONTAIN_BY_LOOKUP_MAX && fastjson_arg_is_large(fcinfo, doc_arg))
 		return large_contains_object(fcinfo, doc_arg, cont);
-	return root_contains(FJ_ROOT(PG_GETARG_FASTJSON_P(doc_arg)), cont);
+	doc = PG_GETARG_FASTJSON_P(doc_arg);
+	fastjson_prefetch_tape(FJ_TAPE(doc), FJ_TAPE_LEN(doc));
+	return root_contains(FJ_ROOT(doc), cont, fastjson_distinct_root(FJ_TAPE(doc)));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_contains);

@@ -361,7 +361,7 @@ lookup_pglz(struct varlena *attr, const parsed_path *pp)
 		if (z.out_len <= FJ_TAPE_HEADER || !fj_tape_version_readable(tape[0]))
 			fastjson_report_tape_version_byte(z.out_len ? tape[0] : 0);
 		w = (fj_window) {.avail = z.out_len - FJ_TAPE_HEADER};
-		r = follow_steps(pp, tape + FJ_TAPE_HEADER, &w, (tape[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &value);
+		r = follow_steps(pp, tape + FJ_TAPE_HEADER, &w, fastjson_distinct_root(tape), &value);
 		if (r != FJ_MORE)
 			return r == FJ_FOUND ? value : NULL;
 		/* a valid tape never needs more than all of itself */
@@ -699,24 +699,6 @@ lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, Fa
 }
 
 /*
- * Ask the CPU for the first PREFETCH_MAX bytes of a plain tape at once. A
- * lookup in a small object steps from member to member, each member's head
- * in another cache line of a row just read from a page: without this each
- * step waits for its line in turn.
- */
-#define PREFETCH_MAX 2048
-
-static inline void
-prefetch_tape(const uint8_t *tape, size_t len)
-{
-	size_t		k;
-
-	len = Min(len, (size_t) PREFETCH_MAX);
-	for (k = 64; k < len; k += 64)
-		__builtin_prefetch(tape + k);
-}
-
-/*
  * The value at the end of the steps of pp in the fastjson argument argno, or
  * NULL. A compressed or out-of-line (TOASTed) value is not detoasted whole:
  * a first slice is fetched (pglz and lz4 decompress a prefix only; TOAST
@@ -769,7 +751,7 @@ lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 			if (avail <= FJ_TAPE_HEADER || !fj_tape_version_readable(tape[0]))
 				fastjson_report_tape_version(slice);
 			w = (fj_window) {.avail = avail - FJ_TAPE_HEADER};
-			r = follow_steps(pp, tape + FJ_TAPE_HEADER, &w, (tape[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0, &value);
+			r = follow_steps(pp, tape + FJ_TAPE_HEADER, &w, fastjson_distinct_root(tape), &value);
 			if (r != FJ_MORE)
 				return r == FJ_FOUND ? value : NULL;
 			/* a valid tape never needs more than all of itself */
@@ -787,8 +769,8 @@ lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 	{
 		Fastjson   *d = DatumGetFastjsonP(doc);
 
-		prefetch_tape(FJ_TAPE(d), FJ_TAPE_LEN(d));
-		return follow_steps(pp, FJ_ROOT(d), NULL, (FJ_TAPE(d)[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0,
+		fastjson_prefetch_tape(FJ_TAPE(d), FJ_TAPE_LEN(d));
+		return follow_steps(pp, FJ_ROOT(d), NULL, fastjson_distinct_root(FJ_TAPE(d)),
 							&value) == FJ_FOUND ? value : NULL;
 	}
 }
@@ -914,7 +896,7 @@ fastjson_doc_member(FastjsonDoc *d, const char *key, int len, FastjsonLookupStop
 	{
 		Fastjson   *whole = fastjson_doc_whole(d);
 
-		found = follow_steps(&pp, FJ_ROOT(whole), NULL, (FJ_TAPE(whole)[1] & FJ_FLAG_DISTINCT_ROOT_KEYS) != 0,
+		found = follow_steps(&pp, FJ_ROOT(whole), NULL, fastjson_distinct_root(FJ_TAPE(whole)),
 							 &value);
 	}
 	return found == FJ_FOUND ? value : NULL;
