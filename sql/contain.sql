@@ -10,6 +10,8 @@ INSERT INTO pairs VALUES
 	-- duplicate keys: only the last one counts, on either side
 	('{"a":1,"a":2}', '{"a":1}'), ('{"a":1,"a":2}', '{"a":2}'), ('{"a":2}', '{"a":1,"a":2}'),
 	('{"a":1,"b":2}', '{"a":3,"b":2,"a":1}'),
+	-- ... below a root whose own keys all differ too
+	('{"x":{"a":1,"a":2},"y":0}', '{"x":{"a":1}}'), ('{"x":{"a":1,"a":2},"y":0}', '{"x":{"a":2}}'),
 	-- nested values: same container type, contained recursively
 	('{"a":{"b":1,"c":2}}', '{"a":{"b":1}}'), ('{"a":{"b":1}}', '{"a":{"b":1,"c":2}}'),
 	('{"a":[1,2,3]}', '{"a":[3,1]}'), ('{"a":[1,2]}', '{"a":{}}'), ('{"a":{}}', '{"a":[]}'),
