@@ -131,6 +131,54 @@ WHERE (t.doc->>'last')::int IS DISTINCT FROM (r.j->>'last')::int
    OR (t.doc #>> '{user,geo,city}') IS DISTINCT FROM (r.j #>> '{user,geo,city}')
    OR (t.doc->'more'->>299) IS DISTINCT FROM md5(t.id::text || 'm300');
 
+-- compressed by PostgreSQL, then out of line: values built by a function
+-- (plain tapes, which PostgreSQL compresses as jsonb's) with pglz, and with
+-- lz4 where the build has it (PostgreSQL 19's default; it keeps any saving).
+-- Their compressed chunks are read through the cursor too (for pglz only
+-- those a prefix needs), and PostgreSQL decompresses them.
+SELECT CASE WHEN 'lz4' = ANY (enumvals) THEN 'lz4' ELSE 'pglz' END AS method
+FROM pg_settings WHERE name = 'default_toast_compression' \gset
+CREATE TABLE tc4 (id int, doc fastjson COMPRESSION pglz);
+CREATE TABLE tc5 (id int, doc fastjson);
+ALTER TABLE tc5 ALTER COLUMN doc SET COMPRESSION :method;
+INSERT INTO tc4 SELECT id, j::text::fastjson || '{}' FROM tc_jsonb ORDER BY id;
+INSERT INTO tc5 SELECT id, j::text::fastjson || '{}' FROM tc_jsonb ORDER BY id;
+SELECT reltoastrelid::regclass AS toast4 FROM pg_class WHERE relname = 'tc4' \gset
+SELECT reltoastrelid::regclass AS toast5 FROM pg_class WHERE relname = 'tc5' \gset
+SELECT (SELECT count(*) FROM tc4 WHERE pg_column_compression(doc) IS NOT NULL) AS pglz_compressed,
+	(SELECT count(*) FROM tc5 WHERE pg_column_compression(doc) IS NOT NULL) AS compressed,
+	(SELECT count(DISTINCT chunk_id) FROM :toast4) AS out_of_line_pglz,
+	(SELECT count(DISTINCT chunk_id) FROM :toast5) AS out_of_line;
+SELECT count(*) AS diffs FROM (SELECT id, doc FROM tc4 UNION ALL SELECT id, doc FROM tc5) t
+JOIN tc_jsonb r USING (id)
+WHERE (t.doc->>'type') IS DISTINCT FROM (r.j->>'type')
+   OR (t.doc->>'last')::int IS DISTINCT FROM (r.j->>'last')::int
+   OR (t.doc #>> '{user,geo,city}') IS DISTINCT FROM (r.j #>> '{user,geo,city}')
+   OR (t.doc->'payload'->-1->>'h') IS DISTINCT FROM (r.j->'payload'->-1->>'h')
+   OR (t.doc @> '{"type":"pull"}') IS DISTINCT FROM (r.j @> '{"type":"pull"}')
+   OR (t.doc ? 'pad') IS DISTINCT FROM (r.j ? 'pad')
+   OR t.doc::text::jsonb IS DISTINCT FROM r.j
+   OR t.doc::bytea::fastjson::jsonb IS DISTINCT FROM r.j;
+-- read without the index, but for a few values: as above, for a lookup and
+-- for whole values (the statistics are counted at the end of each statement).
+-- A lookup in an lz4 value reads all its chunks (lz4 cannot say how many a
+-- prefix needs), short last chunks included, so fewer than one in five.
+SELECT pg_stat_force_next_flush();
+SELECT tc_toast_scans('tc4') AS before4, tc_toast_scans('tc5') AS before5 \gset
+SELECT count(*) FROM tc4 WHERE doc->>'type' = 'pull';
+SELECT count(*) FROM tc5 WHERE doc->>'type' = 'pull';
+SELECT pg_stat_force_next_flush();
+SELECT tc_toast_scans('tc4') - :before4 BETWEEN 1 AND 10 AS few_pglz,
+	tc_toast_scans('tc5') - :before5 BETWEEN 1 AND 60 AS few \gset
+SELECT :'few_pglz' AS few_pglz, :'few' AS few;
+SELECT tc_toast_scans('tc4') AS before4, tc_toast_scans('tc5') AS before5 \gset
+SELECT sum(length(doc::text)) FROM tc4;
+SELECT sum(length(doc::text)) FROM tc5;
+SELECT pg_stat_force_next_flush();
+SELECT tc_toast_scans('tc4') - :before4 BETWEEN 1 AND 60 AS whole_pglz,
+	tc_toast_scans('tc5') - :before5 BETWEEN 1 AND 60 AS whole \gset
+SELECT :'whole_pglz' AS whole_pglz, :'whole' AS whole;
+
 -- The TOAST table stays locked for the lookups of one call site across
 -- subtransactions: a lookup whose subtransaction rolled back, releasing the
 -- lock it took, and the same lookup again in the next one (a plpgsql simple
@@ -166,5 +214,5 @@ END $$;
 SELECT reltoastrelid::regclass AS toast3 FROM pg_class WHERE relname = 'tc3' \gset
 SELECT tc_lock_after_rollback(doc, :'toast3') FROM tc3 WHERE id = 1;
 
-DROP TABLE tc, tc2, tc3, tc_src, tc_jsonb;
+DROP TABLE tc, tc2, tc3, tc4, tc5, tc_src, tc_jsonb;
 DROP FUNCTION tc_diffs(regclass), tc_toast_scans(regclass), tc_lock_after_rollback(fastjson, regclass);

@@ -32,10 +32,14 @@
  * when it is one chunk found so, in place: its bytes are left on their page,
  * which stays pinned until the lookup is done with them (fastjson_toast_head),
  * and block 0 is decoded from there rather than from a copy. Output, send
- * and the casts read whole values the same way (fastjson_toast_fetch). Only plain
- * (uncompressed) values out of line in a heap TOAST table are read so;
- * fastjson's stored form is one, being compressed already. Any other value
- * goes through detoast_attr_slice or detoast_attr.
+ * and the casts read whole values the same way (fastjson_toast_fetch).
+ * Values out of line in a heap TOAST table are read so; fastjson's stored
+ * form is mostly kept uncompressed by PostgreSQL, being compressed already.
+ * One PostgreSQL compressed (lz4 keeps any saving: PostgreSQL 19's default)
+ * has its compressed chunks read so, all of them or, for pglz, as many as a
+ * prefix needs, as detoast_attr_slice fetches them by the index, and
+ * decompressed by PostgreSQL. Any other value goes through
+ * detoast_attr_slice or detoast_attr.
  */
 #define FASTJSON_TOAST_COMPAT
 #include "fastjson.h"
@@ -49,6 +53,7 @@
 #include "access/toast_internals.h"
 #include "access/xact.h"
 #include "catalog/pg_am.h"
+#include "common/pg_lzcompress.h"
 #include "storage/bufmgr.h"
 #include "storage/proc.h"
 #include "utils/fmgroids.h"
@@ -348,16 +353,18 @@ new_slice(int32 slicelength)
 }
 
 /*
- * The slice of attr from sliceoffset, of slicelength bytes, read through cur.
- * When head is not NULL and the slice lies in one chunk found near the
- * cursor, its bytes are left in place, in head, their page pinned, and NULL
- * is returned; otherwise a copy.
+ * The bytes of the value out of line at pointer (as its TOAST chunks hold
+ * them: compressed, if PostgreSQL compressed it) from sliceoffset, of
+ * slicelength bytes, read through cur. When head is not NULL and the slice
+ * lies in one chunk found near the cursor, its bytes are left in place, in
+ * head, their page pinned, and NULL is returned; otherwise a copy. A TOAST
+ * table of another access method sets *other_am and gives NULL.
  */
 static struct varlena *
-read_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength, FastjsonToastCursor *cur,
-		   FastjsonToastHead *head)
+read_chunks(const struct varatt_external *pointer, int32 sliceoffset, int32 slicelength,
+			FastjsonToastCursor *cur, FastjsonToastHead *head, bool *other_am)
 {
-	struct varatt_external ext;
+	struct varatt_external ext = *pointer;
 	struct varlena *result = NULL;
 	Relation	toastrel;
 	Snapshot	snapshot;
@@ -371,12 +378,7 @@ read_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength, FastjsonT
 	bool		near,
 				locked;
 
-	if (!cur || !VARATT_IS_EXTERNAL_ONDISK(attr))
-		return detoast_attr_slice(attr, sliceoffset, slicelength);
-	VARATT_EXTERNAL_GET_POINTER(ext, attr);
-	if (VARATT_EXTERNAL_IS_COMPRESSED(ext))
-		return detoast_attr_slice(attr, sliceoffset, slicelength);
-
+	*other_am = false;
 	attrsize = VARATT_EXTERNAL_GET_EXTSIZE(ext);
 	valueid = ext.va_valueid;
 	if (sliceoffset < 0 || slicelength < 0)
@@ -401,7 +403,8 @@ read_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength, FastjsonT
 	if (toastrel->rd_rel->relam != HEAP_TABLE_AM_OID)
 	{
 		table_close(toastrel, NoLock);
-		return detoast_attr_slice(attr, sliceoffset, slicelength);
+		*other_am = true;
+		return NULL;
 	}
 	if (cur->toastrelid != ext.va_toastrelid || cur->lxid != FJ_MY_LXID)
 	{
@@ -512,6 +515,61 @@ read_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength, FastjsonT
 	return result;
 }
 
+/*
+ * The slice of a value PostgreSQL compressed and moved out of line, as
+ * detoast_attr_slice gives it (the whole value, as detoast_attr does, for
+ * sliceoffset 0 and slicelength -1), its chunks read through cur: all of
+ * them, or for pglz those that can hold the compressed bytes of the slice's
+ * prefix; then PostgreSQL decompresses as far as the slice reaches.
+ */
+static struct varlena *
+read_compressed_slice(struct varlena *attr, const struct varatt_external *ext, int32 sliceoffset,
+					  int32 slicelength, FastjsonToastCursor *cur)
+{
+	int32		extsize = VARATT_EXTERNAL_GET_EXTSIZE(*ext),
+				need = extsize;
+	struct varlena *raw,
+			   *result;
+	bool		other_am;
+
+	if (sliceoffset >= 0 && slicelength >= 0 && sliceoffset <= PG_INT32_MAX - slicelength &&
+		VARATT_EXTERNAL_GET_COMPRESS_METHOD(*ext) == TOAST_PGLZ_COMPRESSION_ID)
+		need = pglz_maximum_compressed_size(sliceoffset + slicelength, extsize);
+	raw = read_chunks(ext, 0, need, cur, NULL, &other_am);
+	if (other_am)
+		return detoast_attr_slice(attr, sliceoffset, slicelength);
+	/* the chunks hold the compressed value's header word and data: an inline compressed value */
+	SET_VARSIZE_COMPRESSED(raw, VARSIZE(raw));
+	result = sliceoffset == 0 && slicelength < 0 ? detoast_attr(raw) : detoast_attr_slice(raw, sliceoffset, slicelength);
+	pfree(raw);
+	return result;
+}
+
+/*
+ * The slice of attr from sliceoffset, of slicelength bytes (of its value as
+ * it is, decompressed), read through cur when it is out of line in a heap
+ * TOAST table, else by detoast_attr_slice. head: as read_chunks has it, for
+ * a value PostgreSQL did not compress.
+ */
+static struct varlena *
+read_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength, FastjsonToastCursor *cur,
+		   FastjsonToastHead *head)
+{
+	struct varatt_external ext;
+	struct varlena *result;
+	bool		other_am;
+
+	if (!cur || !VARATT_IS_EXTERNAL_ONDISK(attr))
+		return detoast_attr_slice(attr, sliceoffset, slicelength);
+	VARATT_EXTERNAL_GET_POINTER(ext, attr);
+	if (VARATT_EXTERNAL_IS_COMPRESSED(ext))
+		return read_compressed_slice(attr, &ext, sliceoffset, slicelength, cur);
+	result = read_chunks(&ext, sliceoffset, slicelength, cur, head, &other_am);
+	if (other_am)
+		return detoast_attr_slice(attr, sliceoffset, slicelength);
+	return result;
+}
+
 struct varlena *
 fastjson_toast_slice(struct varlena *attr, int32 sliceoffset, int32 slicelength, FastjsonToastCursor *cur)
 {
@@ -571,9 +629,9 @@ fastjson_toast_fetch(FunctionCallInfo fcinfo, Datum datum)
 	if (!VARATT_IS_EXTERNAL_ONDISK(attr) || !fcinfo->flinfo)
 		return PG_DETOAST_DATUM_PACKED(datum);
 	VARATT_EXTERNAL_GET_POINTER(ext, attr);
-	if (VARATT_EXTERNAL_IS_COMPRESSED(ext))
-		return PG_DETOAST_DATUM_PACKED(datum);
 	if (!fcinfo->flinfo->fn_extra)
 		fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(FastjsonToastCursor));
-	return fastjson_toast_slice(attr, 0, VARATT_EXTERNAL_GET_EXTSIZE(ext), fcinfo->flinfo->fn_extra);
+	/* a compressed value whole: all its chunks, then decompressed whole */
+	return fastjson_toast_slice(attr, 0, VARATT_EXTERNAL_IS_COMPRESSED(ext) ? -1 : (int32) VARATT_EXTERNAL_GET_EXTSIZE(ext),
+								fcinfo->flinfo->fn_extra);
 }
