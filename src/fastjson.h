@@ -34,6 +34,28 @@ fastjson_distinct_root(const uint8_t *tape)
 }
 
 /*
+ * Ask the CPU for the FASTJSON_PREFETCH_ROWS bytes below a datum as the row
+ * holds it, before a lookup in it. A sequential scan returns a page's tuples
+ * in the order of their line pointers, and PostgreSQL fills a page from its
+ * end down, so the scan's next rows lie just below this one. Without this,
+ * the first touch of each row (its header, as the scan deforms it) waits for
+ * memory: 42 % of a lookup in the corpus log's small rows, in a profile.
+ * A datum that is not on a page gets bytes it has no use for, at no other
+ * cost: a prefetch never faults, whatever the address.
+ */
+#define FASTJSON_PREFETCH_ROWS 1024
+
+static inline void
+fastjson_prefetch_next_rows(Datum datum)
+{
+	uintptr_t	p = (uintptr_t) DatumGetPointer(datum);
+	uintptr_t	k;
+
+	for (k = 64; k <= FASTJSON_PREFETCH_ROWS && k < p; k += 64)
+		__builtin_prefetch((const void *) (p - k));
+}
+
+/*
  * Ask the CPU for the first FASTJSON_PREFETCH_MAX bytes of a plain tape at
  * once, before a lookup in it. A lookup in a small object steps from member
  * to member, each member's head in another cache line of a row just read

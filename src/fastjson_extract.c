@@ -714,6 +714,7 @@ lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 	struct varlena *attr = (struct varlena *) DatumGetPointer(doc);
 	const uint8_t *value = NULL;
 
+	fastjson_prefetch_next_rows(doc);
 	if (pp->n > 0 && !pp->has_null && !VARATT_IS_EXTENDED(attr) && VARSIZE_ANY_EXHDR(attr) > 0 &&
 		fj_is_stored(((const uint8_t *) VARDATA_ANY(attr))[0]))
 		return lookup_stored(attr, pp, VARSIZE_ANY_EXHDR(attr), NULL, slices);

@@ -132,6 +132,7 @@ prepare_doc(PathCache *c, PathArgs *a, bool lax)
 	FjpChain   *ch = &c->chain;
 	Fastjson   *d;
 
+	fastjson_prefetch_next_rows(a->doc);
 	if (ch->n > 0)
 	{
 		FastjsonLookupStop stop = {.step = 0, .type = FJ_OBJECT};
