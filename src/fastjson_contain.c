@@ -221,6 +221,7 @@ arg_contains(FunctionCallInfo fcinfo, int doc_arg, int cont_arg)
 	const uint8_t *cont = FJ_ROOT(PG_GETARG_FASTJSON_P(cont_arg));
 	Fastjson   *doc;
 
+	fastjson_prefetch_next_rows(PG_GETARG_DATUM(doc_arg));
 	if (FJ_TYPE(cont[0]) == FJ_OBJECT && fj_container_count(cont) > 0 &&
 		fj_container_count(cont) <= CONTAIN_BY_LOOKUP_MAX && fastjson_arg_is_large(fcinfo, doc_arg))
 		return large_contains_object(fcinfo, doc_arg, cont);
@@ -260,7 +261,8 @@ key_exists(const uint8_t *root, const char *key, uint32 len)
 	switch (FJ_TYPE(root[0]))
 	{
 		case FJ_OBJECT:
-			return fj_object_get(root, key, len) != NULL;
+			/* any member with the key will do: its first match, duplicates or not */
+			return fj_object_get_window(root, NULL, key, len, true, &s) == FJ_FOUND;
 		case FJ_ARRAY:
 			p = fj_container_members(root);
 			end = fj_container_members_end(root);
@@ -299,7 +301,10 @@ arg_key_exists(FunctionCallInfo fcinfo, FastjsonDoc *doc, Fastjson **whole, cons
 		*whole = doc ? fastjson_doc_whole(doc) : PG_GETARG_FASTJSON_P(0);
 	}
 	if (!*whole)
+	{
 		*whole = PG_GETARG_FASTJSON_P(0);
+		fastjson_prefetch_tape(FJ_TAPE(*whole), FJ_TAPE_LEN(*whole));
+	}
 	return key_exists(FJ_ROOT(*whole), key, (uint32) len);
 }
 
@@ -312,6 +317,7 @@ fastjson_exists(PG_FUNCTION_ARGS)
 	text	   *key = PG_GETARG_TEXT_PP(1);
 	Fastjson   *whole = NULL;
 
+	fastjson_prefetch_next_rows(PG_GETARG_DATUM(0));
 	PG_RETURN_BOOL(arg_key_exists(fcinfo, NULL, &whole, VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key)));
 }
 
