@@ -41,7 +41,9 @@ fastjson_distinct_root(const uint8_t *tape)
  * the first touch of each row (its header, as the scan deforms it) waits for
  * memory: 42 % of a lookup in the corpus log's small rows, in a profile.
  * A datum that is not on a page gets bytes it has no use for, at no other
- * cost: a prefetch never faults, whatever the address.
+ * cost: a prefetch never faults, whatever the address. Called once where a
+ * document argument is first read: lookup_datum, fastjson_doc_open, and the
+ * paths of containment, existence and jsonpath that take it whole.
  */
 #define FASTJSON_PREFETCH_ROWS 1024
 

@@ -221,10 +221,10 @@ arg_contains(FunctionCallInfo fcinfo, int doc_arg, int cont_arg)
 	const uint8_t *cont = FJ_ROOT(PG_GETARG_FASTJSON_P(cont_arg));
 	Fastjson   *doc;
 
-	fastjson_prefetch_next_rows(PG_GETARG_DATUM(doc_arg));
 	if (FJ_TYPE(cont[0]) == FJ_OBJECT && fj_container_count(cont) > 0 &&
 		fj_container_count(cont) <= CONTAIN_BY_LOOKUP_MAX && fastjson_arg_is_large(fcinfo, doc_arg))
 		return large_contains_object(fcinfo, doc_arg, cont);
+	fastjson_prefetch_next_rows(PG_GETARG_DATUM(doc_arg));
 	doc = PG_GETARG_FASTJSON_P(doc_arg);
 	fastjson_prefetch_tape(FJ_TAPE(doc), FJ_TAPE_LEN(doc));
 	return root_contains(FJ_ROOT(doc), cont, fastjson_distinct_root(FJ_TAPE(doc)));
@@ -302,6 +302,7 @@ arg_key_exists(FunctionCallInfo fcinfo, FastjsonDoc *doc, Fastjson **whole, cons
 	}
 	if (!*whole)
 	{
+		fastjson_prefetch_next_rows(PG_GETARG_DATUM(0));
 		*whole = PG_GETARG_FASTJSON_P(0);
 		fastjson_prefetch_tape(FJ_TAPE(*whole), FJ_TAPE_LEN(*whole));
 	}
@@ -317,7 +318,6 @@ fastjson_exists(PG_FUNCTION_ARGS)
 	text	   *key = PG_GETARG_TEXT_PP(1);
 	Fastjson   *whole = NULL;
 
-	fastjson_prefetch_next_rows(PG_GETARG_DATUM(0));
 	PG_RETURN_BOOL(arg_key_exists(fcinfo, NULL, &whole, VARDATA_ANY(key), (int) VARSIZE_ANY_EXHDR(key)));
 }
 

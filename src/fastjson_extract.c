@@ -852,6 +852,7 @@ fastjson_doc_open(FunctionCallInfo fcinfo, int argno)
 	Datum		datum = PG_GETARG_DATUM(argno);
 	struct varlena *attr = (struct varlena *) DatumGetPointer(datum);
 
+	fastjson_prefetch_next_rows(datum);
 	d->datum = datum;
 	d->slices = &get_cache(fcinfo)->slices;
 	if (!VARATT_IS_EXTENDED(attr))

@@ -132,7 +132,6 @@ prepare_doc(PathCache *c, PathArgs *a, bool lax)
 	FjpChain   *ch = &c->chain;
 	Fastjson   *d;
 
-	fastjson_prefetch_next_rows(a->doc);
 	if (ch->n > 0)
 	{
 		FastjsonLookupStop stop = {.step = 0, .type = FJ_OBJECT};
@@ -156,6 +155,7 @@ prepare_doc(PathCache *c, PathArgs *a, bool lax)
 			return;
 		}
 	}
+	fastjson_prefetch_next_rows(a->doc);
 	d = DatumGetFastjsonP(a->doc);
 	a->root = FJ_ROOT(d);
 }
