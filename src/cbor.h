@@ -243,8 +243,7 @@ fj_double_shortest_nibbles(double a, unsigned __int128 *nibbles, unsigned *n, in
 		return;
 	}
 	/* the 15 digits as nibbles; the trailing zeros are the zero nibbles on top */
-	d = (uint64_t) (fj_digits8_nibbles((uint32_t) (t / 100000000)) >> 4) |
-		(uint64_t) fj_digits8_nibbles((uint32_t) (t % 100000000)) << 28;
+	d = fj_digits16_nibbles(t) >> 4;
 	*nibbles = d;
 	*n = 15 - ((unsigned) __builtin_clzll(d) - 4) / 4;
 	*point = 15 - k;

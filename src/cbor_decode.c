@@ -835,8 +835,8 @@ on_literal(decoder *d, int literal)
  * would write it (never an integer: PACKED without an exponent, else NUMBER)
  * without reading the text back.
  */
-static bool
-put_float(decoder *d, double v)
+static inline __attribute__((always_inline)) bool
+put_float_inline(decoder *d, double v)
 {
 	/* the exponent form's text */
 	char		buf[FJ_DOUBLE_TEXT_MAX];
@@ -877,6 +877,13 @@ put_float(decoder *d, double v)
 	}
 	d->out.len = (size_t) (w - d->out.data);
 	return true;
+}
+
+/* The same, out of line: the single floats' call. */
+static bool
+put_float(decoder *d, double v)
+{
+	return put_float_inline(d, v);
 }
 
 static void
@@ -1434,6 +1441,53 @@ fast_decimal(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 	return true;
 }
 
+/* The most tape bytes put_float writes for one double, scratch included. */
+#define FLOAT_ROOM (9 + FJ_DOUBLE_TEXT_MAX)
+
+/*
+ * A run of 64-bit floats (fb heads) in an array, as fast_item would decode
+ * them one by one, in a loop: no frame lookup, interrupt poll or buffer
+ * check of its own for each. in[*ppos] is fb, the array f is on top with
+ * nothing pending. It stops before the array's last member (closing the array
+ * is item_done's), before a poll would fall due, when the buffer has no room
+ * for one more double without growing, and at the first item that is not a
+ * finite double: fast_item and decode_item take those, as before, and
+ * the tape bytes are the same.
+ */
+static void
+fast_double_run(decoder *d, dframe *f, const uint8_t *in, size_t *ppos, size_t len)
+{
+	size_t		pos = *ppos;
+	uint64_t	limit = (len - pos) / 9,
+				k = 0;
+
+	if (!f->indefinite && f->remaining - 1 < limit)
+		limit = f->remaining - 1;
+	/* the items counted here: none reaches a poll, or f->count its maximum */
+	if (POLL_ITEMS - 1 - d->items % POLL_ITEMS < limit)
+		limit = POLL_ITEMS - 1 - d->items % POLL_ITEMS;
+	if (UINT32_MAX - 1 - (uint64_t) f->count < limit)
+		limit = UINT32_MAX - 1 - (uint64_t) f->count;
+	while (k < limit && in[pos] == 0xfb && d->out.cap - d->out.len >= FLOAT_ROOM)
+	{
+		uint64_t	bits = __builtin_bswap64(fj_load64(in + pos + 1));
+		double		v;
+
+		memcpy(&v, &bits, 8);
+		if (!isfinite(v))
+			break;
+		/* cannot fail: the room is there */
+		put_float_inline(d, v);
+		pos += 9;
+		k++;
+	}
+	d->items += k;
+	f->count += (uint32_t) k;
+	if (!f->indefinite)
+		f->remaining -= k;
+	*ppos = pos;
+}
+
 /*
  * The common items inside an array or map, with no tag or indefinite string
  * pending: text strings, small integers, floats, false, true and null. The
@@ -1513,6 +1567,12 @@ fast_item(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 		*ppos = pos + head;
 		item_done(d);
 		return true;
+	}
+	if (b == 0xfb && f->kind == FRAME_ARRAY)
+	{
+		fast_double_run(d, f, in, ppos, len);
+		if (*ppos != pos)
+			return true;
 	}
 	if (b >= 0xf9 && b <= 0xfb)
 	{

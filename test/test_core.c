@@ -4,6 +4,7 @@
  */
 #include "harness.h"
 #include "../src/tape_builder.h"
+#include "../src/tape_writer.h"
 #include "../src/pglz_prefix.h"
 
 #include <stdint.h>
@@ -1776,12 +1777,57 @@ test_kernels_listed(void)
 	printf("kernels: default %s\n", fj_kernel_name(fj_kernel_best()));
 }
 
+/*
+ * fj_digit_nibbles (whose 9 to 20 digits go through fj_digits16_nibbles, in
+ * SSE2 lanes on x86-64 and in scalar code elsewhere) against the digits of
+ * printf's text: every length from 1 to 20, at its ends and at random.
+ */
+static void
+test_digit_nibbles(void)
+{
+	uint64_t	state = 0x5eed5eed1234ULL;
+	unsigned	n;
+
+	for (n = 1; n <= 20; n++)
+	{
+		uint64_t	low = 1,
+					high;
+		unsigned	i,
+					bad = 0;
+		uint64_t	first_bad = 0;
+
+		for (i = 1; i < n; i++)
+			low *= 10;
+		high = n == 20 ? UINT64_MAX : low * 10 - 1;
+		if (n == 1)
+			low = 0;
+		for (i = 0; i < 20000; i++)
+		{
+			uint64_t	v = i == 0 ? low : i == 1 ? high : i == 2 ? low + 1 : i == 3 ? high - 1 :
+				low + t_rand(&state) % (high - low + 1);
+			char		text[24];
+			unsigned __int128 want = 0,
+						got = fj_digit_nibbles(v, n);
+			unsigned	k;
+
+			snprintf(text, sizeof(text), "%llu", (unsigned long long) v);
+			for (k = 0; k < n; k++)
+				want |= (unsigned __int128) (text[k] - '0') << (4 * k);
+			if (got != want && bad++ == 0)
+				first_bad = v;
+		}
+		CHECKF(bad == 0, "fj_digit_nibbles: %u wrong of %u digits, first %llu", bad, n,
+			   (unsigned long long) first_bad);
+	}
+}
+
 int
 main(void)
 {
 	test_encodings();
 	test_integer_text();
 	test_numbers();
+	test_digit_nibbles();
 	test_strings();
 	test_structure();
 	test_lookup();
