@@ -904,6 +904,21 @@ put_scalars(encoder *e, const uint8_t **v, const uint8_t *end, uint64_t *values)
 	{
 		if (++*values % POLL_VALUES == 0 && e->poll.interrupted && e->poll.interrupted(e->poll.ctx))
 			return fail(e, FJ_R_INTERRUPTED, p);
+		if (FJ_TYPE(*p) == FJ_PACKED)
+		{
+			/* put_number's common case in line: a PACKED number read_packed takes */
+			const uint8_t *nibbles;
+			uint32_t	len = fj_packed_len(p, &nibbles);
+			decimal		x;
+
+			if (e->root_end - nibbles >= 12 && read_packed(nibbles, len, &x))
+			{
+				p = nibbles + (len + 1) / 2;
+				if ((rc = put_decimal(e, &x)) != FJ_OK)
+					return rc;
+				continue;
+			}
+		}
 		if ((rc = put_scalar(e, p, &p)) != FJ_OK)
 			return rc;
 	}

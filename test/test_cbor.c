@@ -2058,6 +2058,137 @@ put_random_cbor(t_buf *b, int depth)
 	}
 }
 
+/* An interrupt callback that says stop on its stop_at-th poll. */
+typedef struct poll_count
+{
+	int			polls;
+	int			stop_at;
+} poll_count;
+
+static int
+count_polls(void *ctx)
+{
+	poll_count *c = ctx;
+
+	return ++c->polls == c->stop_at;
+}
+
+/*
+ * Arrays of 64-bit floats, which the decoder takes in runs (fast_double_run):
+ * the reference's tape or error for runs of every length up to 300, with
+ * doubles of every kind (random bits: NaN, infinities, subnormals), other
+ * items among them, indefinite arrays, truncations and size limits; and a
+ * run of 200,000 across the interrupt polls.
+ */
+static void
+test_oracle_double_runs(void)
+{
+	t_buf		b = {0};
+	long		i;
+	unsigned	k;
+
+	for (i = 0; i < 20000; i++)
+	{
+		fj_cbor_decode_options opt = {0};
+		uint64_t	m = rng();
+		unsigned	n = (unsigned) (m % 301);
+		bool		indefinite = (m >> 10) % 4 == 0;
+		char		head[9];
+
+		b.len = 0;
+		if ((m >> 12) % 2)
+			t_put(&b, "\x82\x01", 2);		/* inside another array */
+		if (indefinite)
+			t_put(&b, "\x9f", 1);
+		else
+		{
+			head[0] = (char) 0x99;
+			head[1] = (char) (n >> 8);
+			head[2] = (char) n;
+			t_put(&b, head, 3);
+		}
+		for (k = 0; k < n; k++)
+		{
+			uint64_t	r = rng(),
+						bits = (r >> 3) % 4 == 0 ? rng() : 0;
+			double		v;
+
+			if (r % 64 == 0)
+			{
+				put_random_cbor(&b, 1);	/* something else */
+				continue;
+			}
+			if (!bits)
+			{
+				/* a double with a short shortest text, as JSON numbers have */
+				v = (double) (int64_t) (rng() % 2000000001) / fj_pow10_double[1 + rng() % 12];
+				memcpy(&bits, &v, 8);
+			}
+			head[0] = (char) 0xfb;
+			bits = __builtin_bswap64(bits);
+			memcpy(head + 1, &bits, 8);
+			t_put(&b, head, 9);
+		}
+		if (indefinite)
+			t_put(&b, "\xff", 1);
+		if ((m >> 12) % 2)
+			t_put(&b, "\x02", 1);
+		if ((m >> 14) % 8 == 0 && b.len > 1)
+			b.len = rng() % b.len;	/* a truncation */
+		opt.substitute_null = (m >> 17) & 1;
+		if ((m >> 18) % 4 == 0)
+		{
+			opt.prefix = 4;
+			opt.max_size = 64 + (size_t) (rng() % 4096);
+		}
+		same_decode("array of doubles", (const uint8_t *) b.s, b.len, &opt);
+	}
+
+	/* 200,000 doubles: the polls fall inside the run, and a stop is an interruption */
+	b.len = 0;
+	t_put(&b, "\x9a\x00\x03\x0d\x40", 5);
+	for (i = 0; i < 200000; i++)
+	{
+		double		v = (double) i / 1000;
+		uint64_t	bits;
+		char		item[9];
+
+		memcpy(&bits, &v, 8);
+		bits = __builtin_bswap64(bits);
+		item[0] = (char) 0xfb;
+		memcpy(item + 1, &bits, 8);
+		t_put(&b, item, 9);
+	}
+	for (k = 0; k <= 4; k++)
+	{
+		fj_cbor_decode_options opt = {0};
+		poll_count	ours = {0, (int) k},
+					theirs = {0, (int) k};
+		fj_buf		a = {0},
+					r = {0};
+		fj_error	ea,
+					er;
+		fj_code		ra,
+					rr;
+
+		opt.interrupted = count_polls;
+		opt.interrupt_ctx = &ours;
+		ra = fj_cbor_decode((const uint8_t *) b.s, b.len, &opt, &a, &ea);
+		opt.interrupt_ctx = &theirs;
+		rr = fj_ref_cbor_decode((const uint8_t *) b.s, b.len, &opt, &r, &er);
+		/* 200,001 items: polls at the 65,536th, the 131,072nd and the 196,608th */
+		CHECKF(ours.polls == (k >= 1 && k <= 3 ? (int) k : 3) && theirs.polls == ours.polls,
+			   "200,000 doubles, stop at poll %u: %d polls, the reference %d", k, ours.polls, theirs.polls);
+		CHECKF(ra == (k >= 1 && k <= 3 ? FJ_ERR_INTERRUPTED : FJ_OK) && ra == rr &&
+			   (ra != FJ_OK ? ea.offset == er.offset :
+				a.len == r.len && memcmp(a.data, r.data, a.len) == 0),
+			   "200,000 doubles, stop at poll %u: rc %d, the reference %d", k, (int) ra, (int) rr);
+		fj_buf_release(&fj_malloc_allocator, &a);
+		fj_buf_release(&fj_malloc_allocator, &r);
+	}
+	free(b.s);
+}
+
 /* Random and mutated CBOR: both decoders give the same tape or the same error. */
 static void
 test_oracle_cbor(void)
@@ -2342,5 +2473,6 @@ main(void)
 	test_oracle_corpus();
 	test_oracle_numbers();
 	test_oracle_cbor();
+	test_oracle_double_runs();
 	return t_summary("test_cbor");
 }
