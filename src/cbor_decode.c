@@ -1443,6 +1443,8 @@ fast_decimal(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 
 /* The most tape bytes put_float writes for one double, scratch included. */
 #define FLOAT_ROOM (9 + FJ_DOUBLE_TEXT_MAX)
+_Static_assert(FJ_PACKED_FRACTION_MAX <= FJ_DOUBLE_TEXT_MAX,
+			   "put_float's PACKED form fits FLOAT_ROOM");
 
 /*
  * A run of 64-bit floats (fb heads) in an array, as fast_item would decode

@@ -741,6 +741,20 @@ put_number_text(encoder *e, const uint8_t *v, const uint8_t *text, uint32_t len)
 	return put_big_integer(e, n.negative, e->digits.data + first, total - first);
 }
 
+/*
+ * The PACKED value v read by read_packed, when it takes it (and its 12-byte
+ * load stays within the tape); *next gets the tape value after it either way.
+ */
+static inline __attribute__((always_inline)) bool
+read_packed_value(const encoder *e, const uint8_t *v, decimal *x, const uint8_t **next)
+{
+	const uint8_t *nibbles;
+	uint32_t	len = fj_packed_len(v, &nibbles);
+
+	*next = nibbles + (len + 1) / 2;
+	return e->root_end - nibbles >= 12 && read_packed(nibbles, len, x);
+}
+
 /* A NUMBER or PACKED value; *next gets the tape value after it. */
 static inline fj_code
 put_number(encoder *e, const uint8_t *v, const uint8_t **next)
@@ -755,10 +769,9 @@ put_number(encoder *e, const uint8_t *v, const uint8_t **next)
 	{
 		const uint8_t *nibbles;
 
-		len = fj_packed_len(v, &nibbles);
-		*next = nibbles + (len + 1) / 2;
-		if (e->root_end - nibbles >= 12 && read_packed(nibbles, len, &x))
+		if (read_packed_value(e, v, &x, next))
 			return put_decimal(e, &x);
+		len = fj_packed_len(v, &nibbles);
 		fj_unpack_number(nibbles, len, (char *) buf);
 	}
 	else
@@ -906,14 +919,13 @@ put_scalars(encoder *e, const uint8_t **v, const uint8_t *end, uint64_t *values)
 			return fail(e, FJ_R_INTERRUPTED, p);
 		if (FJ_TYPE(*p) == FJ_PACKED)
 		{
-			/* put_number's common case in line: a PACKED number read_packed takes */
-			const uint8_t *nibbles;
-			uint32_t	len = fj_packed_len(p, &nibbles);
+			/* put_number's common case in line, without put_scalar's call */
 			decimal		x;
+			const uint8_t *after;
 
-			if (e->root_end - nibbles >= 12 && read_packed(nibbles, len, &x))
+			if (read_packed_value(e, p, &x, &after))
 			{
-				p = nibbles + (len + 1) / 2;
+				p = after;
 				if ((rc = put_decimal(e, &x)) != FJ_OK)
 					return rc;
 				continue;
