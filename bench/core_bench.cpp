@@ -42,14 +42,8 @@ extern "C" {
 
 namespace fs = std::filesystem;
 
-// The contestant that parses into fresh memory (malloc and free every parse).
+// The name's suffix of the contestant that parses into fresh memory (malloc and free every parse).
 static constexpr const char *kFreshSuffix = " fresh";
-
-static bool is_fresh(const std::string &name)
-{
-	size_t n = std::strlen(kFreshSuffix);
-	return name.size() > n && name.compare(name.size() - n, n, kFreshSuffix) == 0;
-}
 
 using Clock = std::chrono::steady_clock;
 
@@ -308,6 +302,15 @@ struct Counter
 
 static constexpr size_t kHeader = 16;	// keeps malloc's 16-byte alignment
 
+// The size recorded in front of a block (h: the block's header).
+static size_t block_cap(const char *h)
+{
+	size_t cap;
+
+	std::memcpy(&cap, h, sizeof(cap));
+	return cap;
+}
+
 // Allocate size bytes, recording them.
 static void *count_alloc(void *ctx, size_t size)
 {
@@ -328,9 +331,8 @@ static void *count_grow(void *ctx, void *ptr, size_t old_size, size_t new_size)
 {
 	Counter *c = static_cast<Counter *>(ctx);
 	char *h = static_cast<char *>(ptr) - kHeader;
-	size_t had;
+	size_t had = block_cap(h);
 
-	std::memcpy(&had, h, sizeof(had));
 	if (old_size > had)
 		std::fprintf(stderr, "core_bench: grow keeps %zu bytes of a %zu-byte block\n", old_size, had);
 	char *p = static_cast<char *>(std::realloc(h, new_size + kHeader));
@@ -348,9 +350,8 @@ static void count_release(void *ctx, void *ptr)
 {
 	Counter *c = static_cast<Counter *>(ctx);
 	char *h = static_cast<char *>(ptr) - kHeader;
-	size_t had;
+	size_t had = block_cap(h);
 
-	std::memcpy(&had, h, sizeof(had));
 	c->current -= had;
 	std::free(h);
 }
@@ -364,20 +365,13 @@ static void count_release(void *ctx, void *ptr)
 struct Recycler
 {
 	std::vector<char *> free_blocks;	// headers of released blocks
+	fj_allocator alloc{};				// this recycler's calls, set by make_recycler
 	~Recycler()
 	{
 		for (char *h : free_blocks)
 			std::free(h);
 	}
 };
-
-static size_t block_cap(const char *h)
-{
-	size_t cap;
-
-	std::memcpy(&cap, h, sizeof(cap));
-	return cap;
-}
 
 static void *recycle_alloc(void *ctx, size_t size)
 {
@@ -425,6 +419,14 @@ static void recycle_release(void *ctx, void *ptr)
 		r->free_blocks.push_back(h);
 	else
 		std::free(h);
+}
+
+static std::unique_ptr<Recycler> make_recycler()
+{
+	auto r = std::make_unique<Recycler>();
+
+	r->alloc = {recycle_alloc, recycle_grow, recycle_release, r.get()};
+	return r;
 }
 
 // ---------------------------------------------------------------- measuring
@@ -585,12 +587,6 @@ static Result bench_file(const std::string &path, const Options &o,
 	// again, which simdjson's reused parser never pays); then simdjson
 	std::vector<Contestant> cs;
 	std::vector<std::unique_ptr<Recycler>> recyclers;
-	std::vector<fj_allocator> reusing(kernels.size());
-	for (size_t i = 0; i < kernels.size(); i++)
-	{
-		recyclers.push_back(std::make_unique<Recycler>());
-		reusing[i] = {recycle_alloc, recycle_grow, recycle_release, recyclers.back().get()};
-	}
 	auto parse_with = [&json](const fj_kernel *k, const fj_allocator *a) {
 		return [&json, k, a]() {
 			fj_parse_options opt{};
@@ -605,8 +601,11 @@ static Result bench_file(const std::string &path, const Options &o,
 			return n;
 		};
 	};
-	for (size_t i = 0; i < kernels.size(); i++)
-		cs.emplace_back(fj_kernel_name(kernels[i]), parse_with(kernels[i], &reusing[i]));
+	for (const fj_kernel *k : kernels)
+	{
+		recyclers.push_back(make_recycler());
+		cs.emplace_back(fj_kernel_name(k), parse_with(k, &recyclers.back()->alloc));
+	}
 	cs.emplace_back(std::string(fj_kernel_name(fj_kernel_best())) + kFreshSuffix,
 					parse_with(fj_kernel_best(), &fj_malloc_allocator));
 	cs.emplace_back("simdjson", [&padded, &parser]() {
@@ -623,17 +622,19 @@ static Result bench_file(const std::string &path, const Options &o,
 		for (size_t j = 0; j < cs.size(); j++)
 			measure(cs[(j + rep) % cs.size()], o.min_time);
 
+	// cs holds the kernels, then the fresh-memory run, then simdjson
 	double best_fj = 0, med_fj = 0, best_fresh = 0, med_fresh = 0;
-	for (const Contestant &c : cs)
+	for (size_t i = 0; i < cs.size(); i++)
 	{
+		const Contestant &c = cs[i];
 		double best = r.input / *std::min_element(c.secs.begin(), c.secs.end()) / 1e9;
 		double med = r.input / median(c.secs) / 1e9;
 		r.names.push_back(c.name);
 		r.best_gbps.push_back(best);
 		r.median_gbps.push_back(med);
-		if (is_fresh(c.name))
+		if (i == kernels.size())
 			best_fresh = best, med_fresh = med;
-		else if (c.name != "simdjson")
+		else if (i < kernels.size())
 		{
 			if (best > best_fj)
 				best_fj = best, r.fastest = c.name;
