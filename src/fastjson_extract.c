@@ -214,6 +214,20 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 			 */
 			if (pp->index[i] != 0 && pp->index[i] != -1)
 				return stopped(pp, i, type);
+			if (window && i == pp->n - 1)
+			{
+				/* the answer: all of it must be there, not its head alone */
+				w = *window;
+				w.avail -= at;
+				w.origin += at;
+				w.head_only = false;
+				if (fj_value_window(v, &w) == FJ_MORE)
+				{
+					window->need_from = at + w.need_from;
+					window->need_to = at + w.need_to;
+					return FJ_MORE;
+				}
+			}
 			continue;
 		}
 		if (!window)

@@ -854,5 +854,7 @@ typedef enum fj_found
 fj_found	fj_object_get_window(const uint8_t *obj, fj_window *w, const char *key, size_t len,
 								 bool distinct, const uint8_t **value);
 fj_found	fj_array_get_window(const uint8_t *arr, fj_window *w, int64_t i, const uint8_t **value);
+/* Whether all of the value v, whose head is there, is in the window: FJ_FOUND or FJ_MORE. */
+fj_found	fj_value_window(const uint8_t *v, fj_window *w);
 
 #endif							/* FJ_TAPE_H */

@@ -441,6 +441,14 @@ fj_array_get_window(const uint8_t *arr, fj_window *w, int64_t i, const uint8_t *
 	return array_get(arr, w, i, value);
 }
 
+fj_found
+fj_value_window(const uint8_t *v, fj_window *w)
+{
+	const uint8_t *found;
+
+	return value_at(v, 0, w, &found);
+}
+
 uint8_t
 fj_root_flags(const uint8_t *root)
 {
