@@ -297,3 +297,60 @@ SELECT (SELECT count(*) FROM many_external WHERE doc ->> 'kind' = 'k1') AS kind_
 	(SELECT count(*) FROM many_external WHERE doc::jsonb #>> '{user,geo,city}' = 'c2') AS jsonb_city_c2,
 	(SELECT count(*) FROM many_external WHERE doc @> '{"seq":42}') AS seq_42,
 	(SELECT bool_and(doc #> '{items,-1}' = (doc #> '{}') #> '{items,-1}') FROM many_external) AS last_item_same;
+
+-- A large value made by an input function or a cast is held as its plain tape
+-- until PostgreSQL stores or copies it (fastjson_store.c): read as it is, it
+-- gives the answers of the stored value; stored, copied into a plan's
+-- constant, an array, a record, a sort, a materialized CTE or a PL/pgSQL
+-- variable, it is in blocks, the same bytes as a value stored from a table.
+CREATE TEMP TABLE pending_src AS
+SELECT g AS id, ('{"kind":"k' || g % 3 || '","items":[' ||
+	(SELECT string_agg(format('{"sku":"%s","n":%s}', md5((g * 100 + i)::text), i), ',') FROM generate_series(1, 40 + 20 * g) i) ||
+	'],"seq":' || g || '}') AS txt
+FROM generate_series(1, 5) g;
+CREATE TEMP TABLE pending_stored AS SELECT id, txt::fastjson AS doc FROM pending_src;
+SELECT p.id, fastjson_storage_form(s.doc) AS stored_form,
+	fastjson_storage_form(p.txt::fastjson) AS cast_form,
+	fastjson_send(p.txt::fastjson) = fastjson_send(s.doc) AS same_tape,
+	(p.txt::fastjson ->> 'seq') = (s.doc ->> 'seq') AS arrow_same,
+	(p.txt::fastjson #> '{items,39}') = (s.doc #> '{items,39}') AS path_same,
+	p.txt::fastjson @> '{"kind":"k1"}' AS contains_k1,
+	p.txt::fastjson = s.doc AS equal,
+	fastjson_hash(p.txt::fastjson) = fastjson_hash(s.doc) AS same_hash,
+	(p.txt::fastjson)::text = s.doc::text AS text_same
+FROM pending_src p JOIN pending_stored s USING (id) ORDER BY p.id;
+-- copies: an array, a record, a sort, a materialized CTE, DISTINCT
+SELECT (SELECT array_agg(txt::fastjson ORDER BY id) FROM pending_src)::text =
+	(SELECT array_agg(doc ORDER BY id) FROM pending_stored)::text AS array_same,
+	(SELECT string_agg((r).doc ->> 'seq', ',' ORDER BY (r).id)
+	 FROM (SELECT ROW(id, txt::fastjson)::pending_stored AS r FROM pending_src) x) AS record_seqs,
+	(SELECT string_agg(d ->> 'seq', ',') FROM (SELECT txt::fastjson AS d FROM pending_src ORDER BY txt::fastjson DESC) s) AS sorted_desc,
+	(WITH m AS MATERIALIZED (SELECT txt::fastjson AS d FROM pending_src)
+	 SELECT string_agg(fastjson_storage_form(d) || ':' || (d ->> 'seq'), ',') FROM m) AS materialized,
+	(SELECT count(DISTINCT d) FROM (SELECT txt::fastjson AS d FROM pending_src UNION ALL SELECT doc FROM pending_stored) u) AS distinct_docs;
+-- PL/pgSQL: a variable keeps the value; assigning another one frees the first
+DO $$
+DECLARE
+	x fastjson;
+	y fastjson;
+	total int := 0;
+	t text;
+BEGIN
+	FOR t IN SELECT txt FROM pending_src ORDER BY id LOOP
+		x := t::fastjson;
+		y := x;
+		x := '{"k":1}';
+		total := total + (y ->> 'seq')::int + (x ->> 'k')::int;
+	END LOOP;
+	RAISE NOTICE 'total %, last % in %', total, y #>> '{items,-1,n}', fastjson_storage_form(y);
+END
+$$;
+-- the other ways in: CBOR, jsonb, raw UTF-8, NDJSON
+SELECT id,
+	fastjson_from_cbor(fastjson_to_cbor(doc)) = doc AS cbor_same,
+	fastjson_storage_form(fastjson_from_cbor(fastjson_to_cbor(doc))) AS cbor_form,
+	(doc::jsonb::fastjson) = doc AS jsonb_same,
+	fastjson_from_utf8(convert_to(txt, 'UTF8')) ->> 'seq' AS utf8_seq
+FROM pending_stored JOIN pending_src USING (id) ORDER BY id;
+SELECT count(*) AS lines, sum((d ->> 'seq')::int) AS seq_sum, min(fastjson_storage_form(d)) AS form
+FROM fastjson_ndjson((SELECT string_agg(txt, e'\n') FROM pending_src)) d;

@@ -13,6 +13,7 @@
 #include "nodes/nodes.h"
 #include "storage/buf.h"
 #include "storage/itemptr.h"
+#include "utils/expandeddatum.h"
 #include "pg_compat.h"
 
 #include "fj_core.h"
@@ -89,6 +90,41 @@ Fastjson   *fastjson_unstore(const Fastjson *d);
 Fastjson   *fastjson_store(Fastjson *d);
 
 /*
+ * A new value from an input function or a cast, made between
+ * fastjson_new_begin (hint: about how long its tape will be, such as the
+ * input's length) and fastjson_new_end, which returns its datum: a tape
+ * long enough to be stored in blocks as an expanded object whose flat form
+ * is the stored form, made only when PostgreSQL stores or copies the value
+ * (fastjson_store.c); a shorter one as it is. d is the tape made in between,
+ * in CurrentMemoryContext, or NULL (a soft error: the datum is 0).
+ */
+typedef struct FastjsonNew
+{
+	MemoryContext old;			/* the caller's context */
+	MemoryContext cxt;			/* the value's own, or NULL */
+} FastjsonNew;
+void		fastjson_new_begin(FastjsonNew *nv, size_t hint);
+Datum		fastjson_new_end(FastjsonNew *nv, Fastjson *d);
+
+/* A value of fastjson_new_end not yet stored: the plain tape it holds. */
+extern const ExpandedObjectMethods fastjson_pending_methods;
+Fastjson   *fastjson_pending_tape(Datum datum);
+
+static inline bool
+fastjson_is_pending(Datum datum)
+{
+	return VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(datum)) &&
+		DatumGetEOHP(datum)->eoh_methods == &fastjson_pending_methods;
+}
+
+/* datum, or the plain tape it holds if it is a value not yet stored. */
+static inline Datum
+fastjson_unpend(Datum datum)
+{
+	return fastjson_is_pending(datum) ? PointerGetDatum(fastjson_pending_tape(datum)) : datum;
+}
+
+/*
  * A detoasted datum whose tape this build reads; one in the stored form
  * (large values, compressed in blocks) is decompressed. A value stored by a
  * build with another tape version is an error, never misread.
@@ -109,7 +145,7 @@ fastjson_readable(Fastjson *d)
 static inline Fastjson *
 DatumGetFastjsonP(Datum datum)
 {
-	return fastjson_readable((Fastjson *) PG_DETOAST_DATUM_PACKED(datum));
+	return fastjson_readable((Fastjson *) PG_DETOAST_DATUM_PACKED(fastjson_unpend(datum)));
 }
 
 /*
@@ -120,6 +156,15 @@ DatumGetFastjsonP(Datum datum)
 struct varlena *fastjson_toast_fetch(FunctionCallInfo fcinfo, Datum datum);
 
 #define PG_GETARG_FASTJSON_P(n) DatumGetFastjsonP(PG_GETARG_DATUM(n))
+/*
+ * PG_FREE_IF_COPY for the value of PG_GETARG_FASTJSON_P(n): the tape of a
+ * value not yet stored is the value's own, not a copy, and stays.
+ */
+#define FASTJSON_FREE_IF_COPY(d, n) \
+	do { \
+		if ((Pointer) (d) != PG_GETARG_POINTER(n) && !fastjson_is_pending(PG_GETARG_DATUM(n))) \
+			pfree(d); \
+	} while (0)
 #define PG_GETARG_FASTJSON_WHOLE(n) fastjson_readable((Fastjson *) fastjson_toast_fetch(fcinfo, PG_GETARG_DATUM(n)))
 #define PG_RETURN_FASTJSON_P(x) PG_RETURN_POINTER(x)
 
@@ -263,6 +308,12 @@ bool		fastjson_path_index(const char *s, int *out);
 Fastjson   *fastjson_parse_text_safe(const char *json, size_t len, Node *escontext);
 /* Parse UTF-8 JSON text into a new datum; reports errors with ereport. */
 Fastjson   *fastjson_parse_text(const char *json, size_t len);
+/*
+ * Parse UTF-8 JSON text into a new value about to be stored (an input
+ * function's or a cast's: fastjson_new_end), or (Datum) 0 after a soft
+ * error in escontext.
+ */
+Datum		fastjson_parse_text_new(const char *json, size_t len, Node *escontext);
 /* Canonical JSON text of a tape value, NUL-terminated; *len gets its length. */
 char	   *fastjson_value_to_cstring(const uint8_t *v, size_t *len);
 /* Canonical JSON text of a tape value as a text datum. */

@@ -158,6 +158,7 @@ fastjson_from_cbor(PG_FUNCTION_ARGS)
 	fj_cbor_decode_options opt;
 	fj_buf		tape;
 	fj_error	err;
+	FastjsonNew nv;
 
 	/* the tape holds UTF-8, as fastjson_in requires */
 	fastjson_check_encoding();
@@ -170,11 +171,13 @@ fastjson_from_cbor(PG_FUNCTION_ARGS)
 	opt.max_size = MaxAllocSize;
 	opt.interrupted = server.interrupted;
 	opt.interrupt_ctx = server.interrupt_ctx;
+	fastjson_new_begin(&nv, len);
 	if (fj_cbor_decode(cbor, len, &opt, &tape, &err) != FJ_OK)
 	{
+		fastjson_new_end(&nv, NULL);
 		report_decode_error(&err, cbor, len, substitute, fcinfo->context);
 		PG_RETURN_NULL();
 	}
 	SET_VARSIZE(tape.data, tape.len);
-	PG_RETURN_FASTJSON_P(fastjson_store((Fastjson *) tape.data));
+	PG_RETURN_DATUM(fastjson_new_end(&nv, (Fastjson *) tape.data));
 }

@@ -686,8 +686,8 @@ compare_datums(FunctionCallInfo fcinfo, bool bytewise)
 	int			c = compare_roots(FJ_ROOT(a), FJ_TAPE_LEN(a) - FJ_TAPE_HEADER,
 								  FJ_ROOT(b), FJ_TAPE_LEN(b) - FJ_TAPE_HEADER, bytewise);
 
-	PG_FREE_IF_COPY(a, 0);
-	PG_FREE_IF_COPY(b, 1);
+	FASTJSON_FREE_IF_COPY(a, 0);
+	FASTJSON_FREE_IF_COPY(b, 1);
 	return c;
 }
 
@@ -931,7 +931,7 @@ fastjson_hash(PG_FUNCTION_ARGS)
 	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
 	uint64		h = hash_root(FJ_ROOT(d), 0);
 
-	PG_FREE_IF_COPY(d, 0);
+	FASTJSON_FREE_IF_COPY(d, 0);
 	PG_RETURN_INT32((int32) (uint32) h);
 }
 
@@ -945,6 +945,6 @@ fastjson_hash_extended(PG_FUNCTION_ARGS)
 	uint64		seed = (uint64) PG_GETARG_INT64(1);
 	uint64		h = hash_root(FJ_ROOT(d), seed);
 
-	PG_FREE_IF_COPY(d, 0);
+	FASTJSON_FREE_IF_COPY(d, 0);
 	PG_RETURN_INT64((int64) h);
 }

@@ -725,7 +725,10 @@ lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, Fa
 static const uint8_t *
 lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 {
-	struct varlena *attr = (struct varlena *) DatumGetPointer(doc);
+	struct varlena *attr;
+
+	doc = fastjson_unpend(doc);
+	attr = (struct varlena *) DatumGetPointer(doc);
 	const uint8_t *value = NULL;
 
 	fastjson_prefetch_next_rows(doc);
@@ -844,7 +847,7 @@ fastjson_follow_keys(Datum doc, int n, char **keys, int *lens, FastjsonSlices *s
 bool
 fastjson_arg_is_large(FunctionCallInfo fcinfo, int argno)
 {
-	struct varlena *attr = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	struct varlena *attr = (struct varlena *) DatumGetPointer(fastjson_unpend(PG_GETARG_DATUM(argno)));
 
 	return VARATT_IS_COMPRESSED(attr) || VARATT_IS_EXTERNAL(attr) ||
 		(!VARATT_IS_EXTENDED(attr) && VARSIZE(attr) > VARHDRSZ && fj_is_stored(((const uint8_t *) VARDATA(attr))[0]));
@@ -863,7 +866,7 @@ FastjsonDoc *
 fastjson_doc_open(FunctionCallInfo fcinfo, int argno)
 {
 	FastjsonDoc *d = palloc0(sizeof(FastjsonDoc));
-	Datum		datum = PG_GETARG_DATUM(argno);
+	Datum		datum = fastjson_unpend(PG_GETARG_DATUM(argno));
 	struct varlena *attr = (struct varlena *) DatumGetPointer(datum);
 
 	fastjson_prefetch_next_rows(datum);

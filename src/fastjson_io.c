@@ -528,17 +528,16 @@ progress_context(void *arg)
 			   p->len, Min(read, p->len));
 }
 
-Fastjson *
-fastjson_parse_text_safe(const char *json, size_t len, Node *escontext)
+/* Parse json[0..len) into *tape; on failure err says why, nothing reported yet. */
+static fj_code
+parse_tape(const char *json, size_t len, fj_buf *tape, fj_error *err)
 {
 	fj_parse_options opt;
-	fj_buf		tape;
-	fj_error	err;
 	fj_code		rc;
 
 	fastjson_parse_options(&opt);
 	if (len <= FJ_WINDOW)
-		rc = fj_parse(json, len, &opt, &tape, &err);
+		rc = fj_parse(json, len, &opt, tape, err);
 	else
 	{
 		parse_progress progress = {len, 0};
@@ -550,16 +549,44 @@ fastjson_parse_text_safe(const char *json, size_t len, Node *escontext)
 		cb.arg = &progress;
 		cb.previous = error_context_stack;
 		error_context_stack = &cb;
-		rc = fj_parse(json, len, &opt, &tape, &err);
+		rc = fj_parse(json, len, &opt, tape, err);
 		error_context_stack = cb.previous;
 	}
-	if (rc != FJ_OK)
+	if (rc == FJ_OK)
+		SET_VARSIZE(tape->data, tape->len);
+	return rc;
+}
+
+Fastjson *
+fastjson_parse_text_safe(const char *json, size_t len, Node *escontext)
+{
+	fj_buf		tape;
+	fj_error	err;
+
+	if (parse_tape(json, len, &tape, &err) != FJ_OK)
 	{
 		fastjson_report_parse_error(&err, json, len, escontext);
 		return NULL;
 	}
-	SET_VARSIZE(tape.data, tape.len);
 	return (Fastjson *) tape.data;
+}
+
+Datum
+fastjson_parse_text_new(const char *json, size_t len, Node *escontext)
+{
+	FastjsonNew nv;
+	fj_buf		tape;
+	fj_error	err;
+
+	fastjson_new_begin(&nv, len);
+	if (parse_tape(json, len, &tape, &err) != FJ_OK)
+	{
+		/* the error (saved in escontext, maybe) in the caller's context */
+		fastjson_new_end(&nv, NULL);
+		fastjson_report_parse_error(&err, json, len, escontext);
+		return (Datum) 0;
+	}
+	return fastjson_new_end(&nv, (Fastjson *) tape.data);
 }
 
 Fastjson *
@@ -677,13 +704,13 @@ Datum
 fastjson_in(PG_FUNCTION_ARGS)
 {
 	char	   *json = PG_GETARG_CSTRING(0);
-	Fastjson   *d;
+	Datum		d;
 
 	fastjson_check_encoding();
-	d = fastjson_parse_text_safe(json, strlen(json), fcinfo->context);
+	d = fastjson_parse_text_new(json, strlen(json), fcinfo->context);
 	if (!d)
 		PG_RETURN_NULL();
-	PG_RETURN_FASTJSON_P(fastjson_store(d));
+	PG_RETURN_DATUM(d);
 }
 
 PG_FUNCTION_INFO_V1(fastjson_out);
@@ -738,6 +765,7 @@ fastjson_recv(PG_FUNCTION_ARGS)
 	size_t		len = (size_t) (buf->len - buf->cursor);
 	fj_error	err;
 	Fastjson   *d;
+	FastjsonNew nv;
 
 	if (fj_validate_tape(tape, len, (uint32_t) fastjson_max_depth, &fastjson_palloc_allocator, &err) != FJ_OK)
 	{
@@ -748,11 +776,12 @@ fastjson_recv(PG_FUNCTION_ARGS)
 				 errmsg("invalid binary fastjson value"),
 				 errdetail("%s (at byte %zu of %zu)", err.message, err.offset, len)));
 	}
+	fastjson_new_begin(&nv, len);
 	d = palloc(VARHDRSZ + len);
 	SET_VARSIZE(d, VARHDRSZ + len);
 	memcpy(VARDATA(d), tape, len);
 	buf->cursor = buf->len;
-	PG_RETURN_FASTJSON_P(fastjson_store(d));
+	PG_RETURN_DATUM(fastjson_new_end(&nv, d));
 }
 
 /* -------------------------------------------------------------- casts */
@@ -764,13 +793,13 @@ Datum
 fastjson_from_text(PG_FUNCTION_ARGS)
 {
 	text	   *t = PG_GETARG_TEXT_PP(0);
-	Fastjson   *d;
+	Datum		d;
 
 	fastjson_check_encoding();
-	d = fastjson_parse_text_safe(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), fcinfo->context);
+	d = fastjson_parse_text_new(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), fcinfo->context);
 	if (!d)
 		PG_RETURN_NULL();
-	PG_RETURN_FASTJSON_P(fastjson_store(d));
+	PG_RETURN_DATUM(d);
 }
 
 PG_FUNCTION_INFO_V1(fastjson_to_text);
@@ -793,7 +822,7 @@ fastjson_from_jsonb(PG_FUNCTION_ARGS)
 	Jsonb	   *jb = PG_GETARG_JSONB_P(0);
 	char	   *s = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
 
-	PG_RETURN_FASTJSON_P(fastjson_store(fastjson_parse_text(s, strlen(s))));
+	PG_RETURN_DATUM(fastjson_parse_text_new(s, strlen(s), NULL));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_to_jsonb);
@@ -830,11 +859,11 @@ Datum
 fastjson_from_utf8(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	Fastjson   *d;
+	Datum		d;
 
 	fastjson_check_encoding();
-	d = fastjson_parse_text_safe(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), fcinfo->context);
+	d = fastjson_parse_text_new(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), fcinfo->context);
 	if (!d)
 		PG_RETURN_NULL();
-	PG_RETURN_FASTJSON_P(fastjson_store(d));
+	PG_RETURN_DATUM(d);
 }

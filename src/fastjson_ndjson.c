@@ -114,17 +114,17 @@ fastjson_ndjson(PG_FUNCTION_ARGS)
 	if (next_line(st, &line, &n, &number))
 	{
 		ErrorContextCallback cb;
-		Fastjson   *doc;
+		Datum		doc;
 
 		st->line = number;		/* for the error context */
 		cb.callback = ndjson_error_context;
 		cb.arg = st;
 		cb.previous = error_context_stack;
 		error_context_stack = &cb;
-		doc = fastjson_parse_text(line, n);
+		doc = fastjson_parse_text_new(line, n, NULL);
 		error_context_stack = cb.previous;
 		st->line = number + 1;
-		SRF_RETURN_NEXT(fc, PointerGetDatum(fastjson_store(doc)));
+		SRF_RETURN_NEXT(fc, doc);
 	}
 	SRF_RETURN_DONE(fc);
 }

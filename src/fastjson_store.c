@@ -1,8 +1,9 @@
 /*
  * fastjson_store.c — large values in their stored form (src/tape_store.h):
- * compressed in blocks when they are made by an input function (text,
- * binary, CBOR, the casts), decompressed whole for the functions that read
- * all of a document, and block by block for lookups (fastjson_extract.c).
+ * compressed in blocks when a value made by an input function (text,
+ * binary, CBOR, the casts) is written into a row, decompressed whole for
+ * the functions that read all of a document, and block by block for
+ * lookups (fastjson_extract.c).
  *
  * A value stored this way does not compress again, so PostgreSQL keeps it
  * in its row when it fits and moves it out of line, uncompressed, when it
@@ -12,6 +13,7 @@
 #include "tape_store.h"
 
 #include "utils/builtins.h"
+#include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
 Fastjson *
@@ -25,6 +27,129 @@ fastjson_store(Fastjson *d)
 	SET_VARSIZE(out.data, out.len);
 	pfree(d);
 	return (Fastjson *) out.data;
+}
+
+/* ------------------------------------------------ values not yet stored */
+
+/*
+ * A value made by an input function or a cast, whose tape is long enough
+ * to be stored in blocks, is returned as an expanded object
+ * (utils/expandeddatum.h) that holds its plain tape. PostgreSQL asks for
+ * its flat form only when it writes the value into a row, copies it out of
+ * the expression's memory (a constant of a plan, a sort, an aggregate's
+ * state) or measures it (pg_column_size). That flat form is the stored
+ * form, made then and once. A value that is only read (a cast in a query,
+ * `'...'::fastjson -> 'k'`, a value sent to the client) is never
+ * compressed: readers take its plain tape (fastjson_pending_tape). An input
+ * function thus does what jsonb_in does, and the compression is paid where
+ * PostgreSQL pays its own, when the value is stored.
+ */
+typedef struct FastjsonPending
+{
+	ExpandedObjectHeader hdr;
+	Fastjson   *tape;			/* the plain tape, in hdr's context */
+	Fastjson   *flat;			/* its flat form, once asked for: the stored form, or tape */
+} FastjsonPending;
+
+static Size pending_flat_size(ExpandedObjectHeader *eohptr);
+static void pending_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
+
+const ExpandedObjectMethods fastjson_pending_methods = {pending_flat_size, pending_flatten};
+
+static Size
+pending_flat_size(ExpandedObjectHeader *eohptr)
+{
+	FastjsonPending *p = (FastjsonPending *) eohptr;
+
+	if (!p->flat)
+	{
+		MemoryContext old = MemoryContextSwitchTo(p->hdr.eoh_context);
+		fj_buf		out;
+
+		if (fj_store_encode(FJ_TAPE(p->tape), FJ_TAPE_LEN(p->tape), &fastjson_palloc_allocator, VARHDRSZ, &out))
+		{
+			SET_VARSIZE(out.data, out.len);
+			p->flat = (Fastjson *) out.data;
+		}
+		else
+			p->flat = p->tape;
+		MemoryContextSwitchTo(old);
+	}
+	return VARSIZE(p->flat);
+}
+
+static void
+pending_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	FastjsonPending *p = (FastjsonPending *) eohptr;
+
+	Assert(p->flat && allocated_size == VARSIZE(p->flat));
+	memcpy(result, p->flat, allocated_size);
+}
+
+Fastjson *
+fastjson_pending_tape(Datum datum)
+{
+	return ((FastjsonPending *) DatumGetEOHP(datum))->tape;
+}
+
+/* A memory context for one value that may be stored in blocks, under the current one. */
+static MemoryContext
+pending_context(void)
+{
+	return AllocSetContextCreate(CurrentMemoryContext, "fastjson value", ALLOCSET_SMALL_SIZES);
+}
+
+void
+fastjson_new_begin(FastjsonNew *nv, size_t hint)
+{
+	nv->old = CurrentMemoryContext;
+	nv->cxt = NULL;
+	if (hint >= FJ_STORE_MIN)
+	{
+		nv->cxt = pending_context();
+		MemoryContextSwitchTo(nv->cxt);
+	}
+}
+
+Datum
+fastjson_new_end(FastjsonNew *nv, Fastjson *d)
+{
+	MemoryContext cxt = nv->cxt;
+	FastjsonPending *p;
+
+	MemoryContextSwitchTo(nv->old);
+	if (d && FJ_TAPE_LEN(d) >= FJ_STORE_MIN)
+	{
+		if (!cxt)
+		{
+			/* a short input that made a long tape (deep nesting): moved into a context of its own */
+			Fastjson   *moved;
+
+			cxt = pending_context();
+			moved = MemoryContextAllocExtended(cxt, VARSIZE(d), MCXT_ALLOC_HUGE);
+			memcpy(moved, d, VARSIZE(d));
+			pfree(d);
+			d = moved;
+		}
+		p = MemoryContextAllocZero(cxt, sizeof(FastjsonPending));
+		EOH_init_header(&p->hdr, &fastjson_pending_methods, cxt);
+		p->tape = d;
+		return EOHPGetRWDatum(&p->hdr);
+	}
+	if (cxt)
+	{
+		/* a short tape (or none: a soft error) is kept as it is, in the caller's context */
+		if (d)
+		{
+			Fastjson   *copy = palloc(VARSIZE(d));
+
+			memcpy(copy, d, VARSIZE(d));
+			d = copy;
+		}
+		MemoryContextDelete(cxt);
+	}
+	return PointerGetDatum(d);
 }
 
 /* The error for a stored value that does not decompress (a damaged page, say). */

@@ -623,9 +623,11 @@ fastjson_toast_head_copy(FastjsonToastHead *head)
 struct varlena *
 fastjson_toast_fetch(FunctionCallInfo fcinfo, Datum datum)
 {
-	struct varlena *attr = (struct varlena *) DatumGetPointer(datum);
+	struct varlena *attr;
 	struct varatt_external ext;
 
+	datum = fastjson_unpend(datum);
+	attr = (struct varlena *) DatumGetPointer(datum);
 	if (!VARATT_IS_EXTERNAL_ONDISK(attr) || !fcinfo->flinfo)
 		return PG_DETOAST_DATUM_PACKED(datum);
 	VARATT_EXTERNAL_GET_POINTER(ext, attr);
