@@ -82,6 +82,7 @@ typedef struct fj_cbor_decode_options
 	size_t		max_size;		/* limit on prefix + tape; 0: none */
 	int			(*interrupted) (void *ctx);
 	void	   *interrupt_ctx;
+	const fj_kernel *kernel;	/* validates text strings' UTF-8; NULL: fj_kernel_best() */
 } fj_cbor_decode_options;
 
 /*

@@ -89,6 +89,7 @@ typedef struct decoder
 	fj_buf		digits;			/* scratch: a bignum's digits */
 	fj_buf		text;			/* scratch: a number's text */
 	fj_poll		poll;
+	fj_utf8_validator utf8;		/* the kernel's UTF-8 check of text strings */
 	uint64_t	items;
 	fj_code		rc;
 	fj_error   *err;
@@ -1081,11 +1082,11 @@ ascii(const uint8_t *s, size_t n)
 	return ((acc | c) & 0x8080808080808080ULL) == 0;
 }
 
-/* Whether the n bytes at s are valid UTF-8: ASCII checked 8 bytes at a time first. */
+/* Whether the n bytes at s are valid UTF-8: ASCII checked 8 bytes at a time first, then the kernel's validator. */
 static inline bool
-utf8_valid(const uint8_t *s, size_t n)
+utf8_valid(const decoder *d, const uint8_t *s, size_t n)
 {
-	return ascii(s, n) || fj_utf8_valid(s, n);
+	return ascii(s, n) || d->utf8(s, n);
 }
 
 /* A definite byte string: a whole item, or a chunk of an indefinite one. */
@@ -1121,7 +1122,7 @@ on_text_string(decoder *d, const uint8_t *s, size_t n)
 	{
 		if (d->chunks != 3)
 			fail(d, FJ_R_CBOR_CHUNK);
-		else if (!utf8_valid(s, n))
+		else if (!utf8_valid(d, s, n))
 			fail(d, FJ_R_CBOR_UTF8);
 		else
 			append(d, &d->chunk_data, s, n);
@@ -1129,7 +1130,7 @@ on_text_string(decoder *d, const uint8_t *s, size_t n)
 	}
 	if (!begin(d, &t, &hint, &slot))
 		return;
-	if (!utf8_valid(s, n))
+	if (!utf8_valid(d, s, n))
 		fail(d, FJ_R_CBOR_UTF8);
 	else
 		text_item(d, s, n, t, slot);
@@ -1538,7 +1539,7 @@ fast_item(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 			return false;
 		if (!poll_item(d))
 			return *ppos = len + 1, true;
-		if (!utf8_valid(in + pos + head, n))
+		if (!utf8_valid(d, in + pos + head, n))
 			return fail(d, FJ_R_CBOR_UTF8), *ppos = len + 1, true;
 		if (!reserve(d, 5 + n))
 			return *ppos = len + 1, true;
@@ -1631,6 +1632,7 @@ fj_cbor_decode(const uint8_t *cbor, size_t len, const fj_cbor_decode_options *op
 	d.len = len;
 	d.max_size = opt->max_size;
 	d.max_depth = opt->max_depth ? opt->max_depth : FJ_DEFAULT_MAX_DEPTH;
+	d.utf8 = fj_kernel_utf8_validator(opt->kernel ? opt->kernel : fj_kernel_best());
 	d.poll.interrupted = opt->interrupted;
 	d.poll.ctx = opt->interrupt_ctx;
 	d.err = err;

@@ -171,6 +171,7 @@ fastjson_from_cbor(PG_FUNCTION_ARGS)
 	opt.max_size = MaxAllocSize;
 	opt.interrupted = server.interrupted;
 	opt.interrupt_ctx = server.interrupt_ctx;
+	opt.kernel = server.kernel;
 	fastjson_new_begin(&nv, len);
 	if (fj_cbor_decode(cbor, len, &opt, &tape, &err) != FJ_OK)
 	{

@@ -159,6 +159,10 @@ fj_code		fj_write_json(const uint8_t *v, const fj_allocator *a, fj_buf *out);
 fj_code		fj_kernel_write_json(const fj_kernel *k, const uint8_t *v, const fj_allocator *a,
 								 fj_buf *out);
 
+/* Whether s[0..n) is valid UTF-8: kernel k's stage 1 validator, which k must support. */
+typedef bool (*fj_utf8_validator) (const uint8_t *s, size_t n);
+fj_utf8_validator fj_kernel_utf8_validator(const fj_kernel *k);
+
 /*
  * The same in jsonb_pretty's indented layout (src/text_pretty.c), with kernel
  * k's writer for strings and numbers (NULL: the best kernel's). Stops with

@@ -3,9 +3,11 @@
  * byte for byte, or the same error (code, message, offset), on the corpus,
  * on JSONTestSuite, on generated and mutated documents, and on inputs built
  * so that strings, escapes, numbers and UTF-8 sequences straddle every
- * offset of a 64-byte block boundary and of a stage 1 window boundary.
+ * offset of a 64-byte block boundary and of a stage 1 window boundary; and
+ * each kernel's UTF-8 check of a whole buffer against src/utf8.c.
  */
 #include "harness.h"
+#include "../src/utf8.h"
 
 static const fj_kernel *kernels[8];
 static size_t nkernels;
@@ -309,6 +311,72 @@ dense(void)
 	printf("dense: %ld inputs compared\n", count);
 }
 
+/*
+ * Each kernel's UTF-8 check of a whole buffer (the CBOR decoder's, for text
+ * strings) against the byte-by-byte one of src/utf8.c: buffers of 0 to 200
+ * bytes, mostly valid sequences of 1 to 4 bytes with, in most, one byte
+ * replaced, a sequence cut short at the end, or a lead byte that is never
+ * valid; every length across the 64-byte blocks.
+ */
+static void
+utf8_buffers(void)
+{
+	static const char *const seqs[] = {"a", " ", "\x7f", "\xc2\x80", "\xdf\xbf", "\xd0\x9b",
+		"\xe0\xa0\x80", "\xed\x9f\xbf", "\xef\xbf\xbd", "\xe2\x82\xac", "\xf0\x90\x80\x80",
+		"\xf4\x8f\xbf\xbf", "\xf0\x9f\x98\x80"};
+	static const uint8_t bad[] = {0x80, 0xbf, 0xc0, 0xc1, 0xe0, 0xed, 0xf0, 0xf4, 0xf5, 0xff, 0xa0, 0x9f};
+	long		checked = 0,
+				invalid = 0;
+	int			round;
+
+	for (round = 0; round < 40000; round++)
+	{
+		uint8_t		buf[256];
+		size_t		len = 0,
+					want = next_rand() % 201,
+					k;
+
+		while (len < want)
+		{
+			const char *q = seqs[next_rand() % (sizeof(seqs) / sizeof(seqs[0]))];
+			size_t		m = strlen(q);
+
+			if (len + m > sizeof(buf))
+				break;
+			memcpy(buf + len, q, m);
+			len += m;
+		}
+		switch (next_rand() % 4)
+		{
+			case 0:
+				break;			/* valid */
+			case 1:
+				if (len)
+					buf[next_rand() % len] = bad[next_rand() % sizeof(bad)];
+				break;
+			case 2:
+				if (len)
+					len--;		/* maybe a sequence cut short */
+				break;
+			default:
+				if (len)
+					buf[next_rand() % len] = (uint8_t) next_rand();
+		}
+		for (k = 0; k < nkernels; k++)
+		{
+			bool		got = fj_kernel_utf8_validator(kernels[k])(buf, len),
+						ref = fj_utf8_valid(buf, len);
+
+			CHECKF(got == ref, "%s: UTF-8 check of %zu bytes gives %d, src/utf8.c %d",
+				   fj_kernel_name(kernels[k]), len, (int) got, (int) ref);
+			checked++;
+			invalid += !ref;
+		}
+	}
+	printf("%ld UTF-8 buffers checked by each kernel's validator as by src/utf8.c (%ld invalid)\n",
+		   checked, invalid);
+}
+
 int
 main(void)
 {
@@ -333,6 +401,7 @@ main(void)
 	generated();
 	boundaries();
 	dense();
+	utf8_buffers();
 	printf("%ld kernel results compared with scalar\n", compared);
 	return t_summary("test_kernels");
 }

@@ -242,6 +242,8 @@ avx2_supported(void)
 	return fj_x86_cpu(0x6, &b, &c) && (b & bit_AVX2) && (b & bit_BMI) && (b & bit_BMI2);
 }
 
-const fj_kernel fj_kernel_avx2 = {"avx2", avx2_supported, kernel_parse, write_json};
+#include "utf8_valid.h"
+
+const fj_kernel fj_kernel_avx2 = {"avx2", avx2_supported, kernel_parse, write_json, kernel_utf8_valid};
 
 #endif							/* __x86_64__ */

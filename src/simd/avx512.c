@@ -255,6 +255,8 @@ avx512_supported(void)
 		(c & bit_AVX512VBMI) && (c & bit_AVX512VBMI2);
 }
 
-const fj_kernel fj_kernel_avx512 = {"avx512", avx512_supported, kernel_parse, write_json};
+#include "utf8_valid.h"
+
+const fj_kernel fj_kernel_avx512 = {"avx512", avx512_supported, kernel_parse, write_json, kernel_utf8_valid};
 
 #endif							/* __x86_64__ */

@@ -89,3 +89,9 @@ fj_kernel_write_json(const fj_kernel *k, const uint8_t *v, const fj_allocator *a
 {
 	return k->write_json(v, a, out);
 }
+
+fj_utf8_validator
+fj_kernel_utf8_validator(const fj_kernel *k)
+{
+	return k->utf8_valid;
+}

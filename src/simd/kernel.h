@@ -21,6 +21,8 @@ struct fj_kernel
 						  fj_buf *out, fj_error *err);
 	/* the text writer (text_writer.h), with this kernel's copy of plain string bytes */
 	fj_code		(*write_json) (const uint8_t *v, const fj_allocator *a, fj_buf *out);
+	/* whether a buffer is valid UTF-8, with stage 1's validator (utf8_valid.h) */
+	bool		(*utf8_valid) (const uint8_t *s, size_t n);
 };
 
 extern const fj_kernel fj_kernel_scalar;

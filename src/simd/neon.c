@@ -241,6 +241,8 @@ neon_supported(void)
 #endif
 }
 
-const fj_kernel fj_kernel_neon = {"neon", neon_supported, kernel_parse, write_json};
+#include "utf8_valid.h"
+
+const fj_kernel fj_kernel_neon = {"neon", neon_supported, kernel_parse, write_json, kernel_utf8_valid};
 
 #endif							/* __aarch64__ */

@@ -153,4 +153,5 @@ scalar_supported(void)
 	return true;
 }
 
-const fj_kernel fj_kernel_scalar = {"scalar", scalar_supported, kernel_parse, write_json};
+/* its UTF-8 check is the DFA of stage 1, byte by byte (src/utf8.c) */
+const fj_kernel fj_kernel_scalar = {"scalar", scalar_supported, kernel_parse, write_json, fj_utf8_valid};
