@@ -263,13 +263,13 @@ CREATE TEMP TABLE first_prefix AS
 SELECT g AS id, ('{"a":' || g || ',"pad":"' || repeat('y', (g % 40) * 60) || '","b":{"c":' || g || '}}')::text AS txt
 FROM generate_series(1, 400) g;
 SELECT count(*) AS rows,
-	count(*) FILTER (WHERE fastjson_storage_form(txt::fastjson) = 'blocks') AS in_blocks,
 	bool_and((txt::fastjson #>> '{b,c}') IS NOT DISTINCT FROM (txt::jsonb #>> '{b,c}')) AS nested_same,
 	bool_and((txt::fastjson ->> 'a') IS NOT DISTINCT FROM (txt::jsonb ->> 'a')) AS first_same,
 	bool_and((txt::fastjson @> '{"b":{"c":7}}') = (txt::jsonb @> '{"b":{"c":7}}')) AS contains_same
 FROM first_prefix;
 CREATE TEMP TABLE first_prefix_docs AS SELECT id, txt::fastjson AS doc FROM first_prefix;
-SELECT sum((doc #>> '{b,c}')::int) = (SELECT sum(id) FROM first_prefix) AS nested_sum,
+SELECT count(*) FILTER (WHERE fastjson_storage_form(doc) = 'blocks') AS in_blocks,
+	sum((doc #>> '{b,c}')::int) = (SELECT sum(id) FROM first_prefix) AS nested_sum,
 	sum((doc ->> 'a')::int) = (SELECT sum(id) FROM first_prefix) AS first_sum,
 	count(*) FILTER (WHERE doc @> '{"b":{"c":7}}') AS contains_7
 FROM (SELECT doc FROM first_prefix_docs ORDER BY (id % 40), id) s;
@@ -300,9 +300,10 @@ SELECT (SELECT count(*) FROM many_external WHERE doc ->> 'kind' = 'k1') AS kind_
 
 -- A large value made by an input function or a cast is held as its plain tape
 -- until PostgreSQL stores or copies it (fastjson_store.c): read as it is, it
--- gives the answers of the stored value; stored, copied into a plan's
--- constant, an array, a record, a sort, a materialized CTE or a PL/pgSQL
--- variable, it is in blocks, the same bytes as a value stored from a table.
+-- is a tape and gives the answers of the stored value; stored, copied into a
+-- plan's constant, an array, a record, a sort, a materialized CTE or a
+-- PL/pgSQL variable, it is in blocks, the same tape as a value stored from a
+-- table.
 CREATE TEMP TABLE pending_src AS
 SELECT g AS id, ('{"kind":"k' || g % 3 || '","items":[' ||
 	(SELECT string_agg(format('{"sku":"%s","n":%s}', md5((g * 100 + i)::text), i), ',') FROM generate_series(1, 40 + 20 * g) i) ||
@@ -345,6 +346,30 @@ BEGIN
 	RAISE NOTICE 'total %, last % in %', total, y #>> '{items,-1,n}', fastjson_storage_form(y);
 END
 $$;
+-- a plan's constant is copied, so in blocks
+SELECT txt AS big_txt FROM pending_src WHERE id = 5 \gset
+SELECT fastjson_storage_form(:'big_txt'::fastjson) AS constant_form,
+	(:'big_txt'::fastjson ->> 'seq') AS constant_seq;
+-- a tape that compresses to a few bytes: stored and read back whole
+CREATE TEMP TABLE pending_tiny AS SELECT ('["' || repeat('a', 3000) || '"]')::fastjson AS doc;
+SELECT fastjson_storage_form(doc) AS form, length(doc ->> 0) AS length,
+	doc = ('["' || repeat('a', 3000) || '"]')::fastjson AS same
+FROM pending_tiny;
+-- a parameter read twice, one use handed to a PL/pgSQL function that assigns
+-- to it: the value is passed read-only, so the other use still reads it
+CREATE FUNCTION pg_temp.first_sku(x fastjson) RETURNS text LANGUAGE plpgsql AS
+$$ BEGIN x := x -> 'items'; RETURN x #>> '{0,sku}'; END $$;
+CREATE FUNCTION pg_temp.txt_of(i int) RETURNS text VOLATILE LANGUAGE sql AS
+$$ SELECT txt FROM pending_src WHERE id = i $$;
+SET plan_cache_mode = force_generic_plan;
+PREPARE pending_twice(fastjson) AS SELECT pg_temp.first_sku($1) = ($1 #>> '{items,0,sku}') AS same_sku, $1 ->> 'seq' AS seq;
+EXECUTE pending_twice(pg_temp.txt_of(4)::fastjson);
+EXECUTE pending_twice(pg_temp.txt_of(5)::fastjson);
+DEALLOCATE pending_twice;
+RESET plan_cache_mode;
+SELECT pg_temp.first_sku(d) = (d #>> '{items,0,sku}') AS same_sku, d ->> 'seq' AS seq
+FROM (SELECT fastjson_ndjson((SELECT string_agg(txt, e'\n' ORDER BY id) FROM pending_src)) AS d) s;
+
 -- the other ways in: CBOR, jsonb, raw UTF-8, NDJSON
 SELECT id,
 	fastjson_from_cbor(fastjson_to_cbor(doc)) = doc AS cbor_same,

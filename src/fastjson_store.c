@@ -135,7 +135,15 @@ fastjson_new_end(FastjsonNew *nv, Fastjson *d)
 		p = MemoryContextAllocZero(cxt, sizeof(FastjsonPending));
 		EOH_init_header(&p->hdr, &fastjson_pending_methods, cxt);
 		p->tape = d;
-		return EOHPGetRWDatum(&p->hdr);
+
+		/*
+		 * Read-only: PostgreSQL passes an input function's result on as it is
+		 * (a bound parameter, a set-returning function's row), and a
+		 * read-write object may be taken over and freed by its first
+		 * consumer (PL/pgSQL 18 does, for an assignment that reads it once)
+		 * while another still reads it.
+		 */
+		return EOHPGetRODatum(&p->hdr);
 	}
 	if (cxt)
 	{
@@ -187,12 +195,14 @@ PG_FUNCTION_INFO_V1(fastjson_storage_form);
 
 /*
  * How a value is held: 'blocks' (the stored form, compressed in blocks) or
- * 'tape' (as it is; PostgreSQL may still compress it as a whole).
+ * 'tape' (as it is; PostgreSQL may still compress it as a whole). A value
+ * made by an input function and not yet stored is held as its tape.
  */
 Datum
 fastjson_storage_form(PG_FUNCTION_ARGS)
 {
-	struct varlena *d = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+	/* a value not yet stored is held as its tape: it is not compressed to be asked */
+	struct varlena *d = PG_DETOAST_DATUM_PACKED(fastjson_unpend(PG_GETARG_DATUM(0)));
 
 	PG_RETURN_TEXT_P(cstring_to_text(VARSIZE_ANY_EXHDR(d) > 0 && fj_is_stored(((const uint8_t *) VARDATA_ANY(d))[0])
 									 ? "blocks" : "tape"));

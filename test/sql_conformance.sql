@@ -219,7 +219,7 @@ WITH RECURSIVE d AS MATERIALIZED (
 SELECT name, path, path_ok, path_text_ok, arrow_ok, stored_ok, typeof_ok, length_ok, object_ok, array_ok
 FROM checked;
 SELECT count(*) AS corpus_paths_checked, count(DISTINCT name) AS documents FROM cdiff;
-SELECT count(*) FILTER (WHERE fastjson_storage_form(fs) = 'blocks') AS documents_in_blocks FROM (SELECT doc::fastjson AS fs FROM corpus) c;
+SELECT count(*) FILTER (WHERE fastjson_storage_form(doc) = 'blocks') AS documents_in_blocks FROM corpus_fj;
 DELETE FROM cdiff WHERE path_ok AND path_text_ok AND arrow_ok AND stored_ok AND typeof_ok AND length_ok AND object_ok AND array_ok;
 SELECT count(*) AS path_differences FROM cdiff;
 SELECT name, path FROM cdiff LIMIT 10;
