@@ -90,6 +90,23 @@ Fastjson   *fastjson_unstore(const Fastjson *d);
 Fastjson   *fastjson_store(Fastjson *d);
 
 /*
+ * The start of fastjson's own expanded objects (utils/expandeddatum.h): an
+ * aggregate's state (fastjson_agg.c) and a value not yet stored (below).
+ * Their flat form is made on PostgreSQL's first request, in the object's
+ * context, and kept until the object sets it back to NULL (out of date).
+ * fastjson_expanded_flat_size does that for an object's get_flat_size
+ * method, with make building the flat form; fastjson_expanded_flatten is
+ * the flatten_into method of both.
+ */
+typedef struct FastjsonExpanded
+{
+	ExpandedObjectHeader hdr;
+	Fastjson   *flat;			/* the flat form, or NULL until asked for */
+} FastjsonExpanded;
+Size		fastjson_expanded_flat_size(FastjsonExpanded *e, Fastjson *(*make) (FastjsonExpanded *e));
+void		fastjson_expanded_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
+
+/*
  * A new value from an input function or a cast, made between
  * fastjson_new_begin (hint: about how long its tape will be, such as the
  * input's length) and fastjson_new_end, which returns its datum: a tape

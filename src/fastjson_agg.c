@@ -314,40 +314,27 @@ object_result(const uint8_t *members, size_t len, uint32 count, bool unique, boo
  */
 typedef struct FjAggExpanded
 {
-	ExpandedObjectHeader hdr;
+	FastjsonExpanded base;		/* base.flat: NULL when out of date */
 	FjAggState	st;
 	int			type;			/* FJ_ARRAY or FJ_OBJECT */
-	Fastjson   *flat;			/* the flat form, or NULL when it is out of date */
 } FjAggExpanded;
 
-static Size agg_flat_size(ExpandedObjectHeader *eohptr);
-static void agg_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
+/* The flat form: the container of the members. */
+static Fastjson *
+agg_flat(FastjsonExpanded *base)
+{
+	FjAggExpanded *e = (FjAggExpanded *) base;
 
-static const ExpandedObjectMethods agg_methods = {agg_flat_size, agg_flatten};
+	return agg_finish(&e->st, e->type);
+}
 
 static Size
 agg_flat_size(ExpandedObjectHeader *eohptr)
 {
-	FjAggExpanded *e = (FjAggExpanded *) eohptr;
-
-	if (!e->flat)
-	{
-		MemoryContext old = MemoryContextSwitchTo(e->hdr.eoh_context);
-
-		e->flat = agg_finish(&e->st, e->type);
-		MemoryContextSwitchTo(old);
-	}
-	return VARSIZE(e->flat);
+	return fastjson_expanded_flat_size((FastjsonExpanded *) eohptr, agg_flat);
 }
 
-static void
-agg_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
-{
-	FjAggExpanded *e = (FjAggExpanded *) eohptr;
-
-	Assert(e->flat && allocated_size == VARSIZE(e->flat));
-	memcpy(result, e->flat, allocated_size);
-}
+static const ExpandedObjectMethods agg_methods = {agg_flat_size, fastjson_expanded_flatten};
 
 /* The error for a state that is not the container an aggregate keeps. */
 static void
@@ -365,7 +352,7 @@ agg_expanded_new(MemoryContext aggcxt, int type)
 	MemoryContext cxt = AllocSetContextCreate(aggcxt, "fastjson aggregate state", ALLOCSET_START_SMALL_SIZES);
 	FjAggExpanded *e = MemoryContextAllocZero(cxt, sizeof(FjAggExpanded));
 
-	EOH_init_header(&e->hdr, &agg_methods, cxt);
+	EOH_init_header(&e->base.hdr, &agg_methods, cxt);
 	e->st.cxt = cxt;
 	e->type = type;
 	return e;
@@ -430,7 +417,7 @@ agg_members_arg(FunctionCallInfo fcinfo, int type, const uint8_t **members, size
 	*len = *count ? (size_t) (fj_container_members_end(root) - *members) : 0;
 }
 
-#define PG_RETURN_AGG_STATE(e) PG_RETURN_DATUM(EOHPGetRWDatum(&(e)->hdr))
+#define PG_RETURN_AGG_STATE(e) PG_RETURN_DATUM(EOHPGetRWDatum(&(e)->base.hdr))
 
 /* ------------------------------------------------------------ arrays */
 
@@ -456,7 +443,7 @@ agg_accum(FunctionCallInfo fcinfo, bool skip_nulls)
 		PG_RETURN_AGG_STATE(e);
 	agg_count(&e->st, 1, false);
 	agg_add(&e->st, PG_ARGISNULL(1) ? (Datum) 0 : PG_GETARG_DATUM(1), PG_ARGISNULL(1), false);
-	e->flat = NULL;
+	e->base.flat = NULL;
 	PG_RETURN_AGG_STATE(e);
 }
 
@@ -523,7 +510,7 @@ object_agg_accum(FunctionCallInfo fcinfo, bool skip_sql_nulls)
 	agg_count(&e->st, 1, true);
 	agg_add(&e->st, PG_GETARG_DATUM(1), false, true);
 	agg_add(&e->st, PG_ARGISNULL(2) ? (Datum) 0 : PG_GETARG_DATUM(2), PG_ARGISNULL(2), false);
-	e->flat = NULL;
+	e->base.flat = NULL;
 	PG_RETURN_AGG_STATE(e);
 }
 
@@ -606,7 +593,7 @@ agg_combine(FunctionCallInfo fcinfo, int type)
 		agg_count(&e->st, fj_container_count(root), type == FJ_OBJECT);
 		agg_append(&e->st, fj_container_members(root),
 				   (size_t) (fj_container_members_end(root) - fj_container_members(root)));
-		e->flat = NULL;
+		e->base.flat = NULL;
 	}
 	PG_RETURN_AGG_STATE(e);
 }

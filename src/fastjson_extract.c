@@ -214,21 +214,9 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 			 */
 			if (pp->index[i] != 0 && pp->index[i] != -1)
 				return stopped(pp, i, type);
-			if (window && i == pp->n - 1)
-			{
-				/* the answer: all of it must be there, not its head alone */
-				w = *window;
-				w.avail -= at;
-				w.origin += at;
-				w.head_only = false;
-				if (fj_value_window(v, &w) == FJ_MORE)
-				{
-					window->need_from = at + w.need_from;
-					window->need_to = at + w.need_to;
-					return FJ_MORE;
-				}
-			}
-			continue;
+			/* in a window, the scalar as the answer must be there whole (below) */
+			if (!window || i < pp->n - 1)
+				continue;
 		}
 		if (!window)
 		{
@@ -255,6 +243,8 @@ follow_steps(const parsed_path *pp, const uint8_t *root, fj_window *window, bool
 			r = fj_object_get_window(v, &w, pp->keys[i], pp->lens[i], i == 0 && distinct_root, &v);
 		else if (FJ_TYPE(v[0]) == FJ_ARRAY && pp->is_index[i])
 			r = fj_array_get_window(v, &w, pp->index[i], &v);
+		else if (!pp->keys[i] && type != FJ_ARRAY && type != FJ_OBJECT)
+			r = fj_value_window(v, &w);	/* the scalar itself, the last step */
 		if (r == FJ_MORE)
 		{
 			window->need_from = at + w.need_from;
@@ -726,10 +716,10 @@ static const uint8_t *
 lookup_datum(Datum doc, const parsed_path *pp, FastjsonSlices *slices)
 {
 	struct varlena *attr;
+	const uint8_t *value = NULL;
 
 	doc = fastjson_unpend(doc);
 	attr = (struct varlena *) DatumGetPointer(doc);
-	const uint8_t *value = NULL;
 
 	fastjson_prefetch_next_rows(doc);
 	if (pp->n > 0 && !pp->has_null && !VARATT_IS_EXTENDED(attr) && VARSIZE_ANY_EXHDR(attr) > 0 &&

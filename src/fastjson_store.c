@@ -16,17 +16,52 @@
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
-Fastjson *
-fastjson_store(Fastjson *d)
+/* The stored form of d (new, in CurrentMemoryContext), or NULL when d stays as it is. */
+static Fastjson *
+stored_form(const Fastjson *d)
 {
 	fj_buf		out;
 
 	if (FJ_TAPE_LEN(d) < FJ_STORE_MIN ||
 		!fj_store_encode(FJ_TAPE(d), FJ_TAPE_LEN(d), &fastjson_palloc_allocator, VARHDRSZ, &out))
-		return d;
+		return NULL;
 	SET_VARSIZE(out.data, out.len);
-	pfree(d);
 	return (Fastjson *) out.data;
+}
+
+Fastjson *
+fastjson_store(Fastjson *d)
+{
+	Fastjson   *stored = stored_form(d);
+
+	if (!stored)
+		return d;
+	pfree(d);
+	return stored;
+}
+
+/* ------------------------------------------------ fastjson's expanded objects */
+
+Size
+fastjson_expanded_flat_size(FastjsonExpanded *e, Fastjson *(*make) (FastjsonExpanded *e))
+{
+	if (!e->flat)
+	{
+		MemoryContext old = MemoryContextSwitchTo(e->hdr.eoh_context);
+
+		e->flat = make(e);
+		MemoryContextSwitchTo(old);
+	}
+	return VARSIZE(e->flat);
+}
+
+void
+fastjson_expanded_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	FastjsonExpanded *e = (FastjsonExpanded *) eohptr;
+
+	Assert(e->flat && allocated_size == VARSIZE(e->flat));
+	memcpy(result, e->flat, allocated_size);
 }
 
 /* ------------------------------------------------ values not yet stored */
@@ -46,46 +81,27 @@ fastjson_store(Fastjson *d)
  */
 typedef struct FastjsonPending
 {
-	ExpandedObjectHeader hdr;
-	Fastjson   *tape;			/* the plain tape, in hdr's context */
-	Fastjson   *flat;			/* its flat form, once asked for: the stored form, or tape */
+	FastjsonExpanded base;		/* base.flat: the stored form, or tape */
+	Fastjson   *tape;			/* the plain tape, in the object's context */
 } FastjsonPending;
 
-static Size pending_flat_size(ExpandedObjectHeader *eohptr);
-static void pending_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
+/* The flat form: the stored form, or the tape when it stays as it is. */
+static Fastjson *
+pending_flat(FastjsonExpanded *e)
+{
+	FastjsonPending *p = (FastjsonPending *) e;
+	Fastjson   *stored = stored_form(p->tape);
 
-const ExpandedObjectMethods fastjson_pending_methods = {pending_flat_size, pending_flatten};
+	return stored ? stored : p->tape;
+}
 
 static Size
 pending_flat_size(ExpandedObjectHeader *eohptr)
 {
-	FastjsonPending *p = (FastjsonPending *) eohptr;
-
-	if (!p->flat)
-	{
-		MemoryContext old = MemoryContextSwitchTo(p->hdr.eoh_context);
-		fj_buf		out;
-
-		if (fj_store_encode(FJ_TAPE(p->tape), FJ_TAPE_LEN(p->tape), &fastjson_palloc_allocator, VARHDRSZ, &out))
-		{
-			SET_VARSIZE(out.data, out.len);
-			p->flat = (Fastjson *) out.data;
-		}
-		else
-			p->flat = p->tape;
-		MemoryContextSwitchTo(old);
-	}
-	return VARSIZE(p->flat);
+	return fastjson_expanded_flat_size((FastjsonExpanded *) eohptr, pending_flat);
 }
 
-static void
-pending_flatten(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
-{
-	FastjsonPending *p = (FastjsonPending *) eohptr;
-
-	Assert(p->flat && allocated_size == VARSIZE(p->flat));
-	memcpy(result, p->flat, allocated_size);
-}
+const ExpandedObjectMethods fastjson_pending_methods = {pending_flat_size, fastjson_expanded_flatten};
 
 Fastjson *
 fastjson_pending_tape(Datum datum)
@@ -133,7 +149,7 @@ fastjson_new_end(FastjsonNew *nv, Fastjson *d)
 			d = moved;
 		}
 		p = MemoryContextAllocZero(cxt, sizeof(FastjsonPending));
-		EOH_init_header(&p->hdr, &fastjson_pending_methods, cxt);
+		EOH_init_header(&p->base.hdr, &fastjson_pending_methods, cxt);
 		p->tape = d;
 
 		/*
@@ -143,7 +159,7 @@ fastjson_new_end(FastjsonNew *nv, Fastjson *d)
 		 * consumer (PL/pgSQL 18 does, for an assignment that reads it once)
 		 * while another still reads it.
 		 */
-		return EOHPGetRODatum(&p->hdr);
+		return EOHPGetRODatum(&p->base.hdr);
 	}
 	if (cxt)
 	{
