@@ -4,9 +4,10 @@
  * allocation, callbacks into this file).
  *
  * The decoder keeps an explicit stack of open containers, never recursion.
- * Each array or map reserves FJ_CONTAINER_HEADER_MAX tape bytes when it
- * opens and is closed with fj_close_container when its last member (or its
- * break) arrives. A declared length is only a counter: memory grows with the
+ * Each array or map reserves tape bytes for its header when it opens, as
+ * many as the last container closed at its depth and position led with
+ * (fj_lead_guess, as the parser does), and is closed with
+ * fj_close_container_reserved when its last member (or its break) arrives. A declared length is only a counter: memory grows with the
  * bytes actually present, so a 9-byte "array of 2^32 elements" costs one
  * stack frame and then fails as truncated.
  *
@@ -54,6 +55,8 @@ typedef struct dframe
 	bool		indefinite;
 	bool		want_key;		/* maps: the next item is a key */
 	bool		refs_out;		/* a string reference inside points before it */
+	uint8_t		slot;			/* arrays and maps: the lead guess's position in the parent */
+	uint16_t	reserved;		/* arrays and maps: tape bytes reserved at hdr */
 } dframe;
 
 typedef struct decoder
@@ -96,6 +99,9 @@ typedef struct decoder
 
 	/* long string values seen, for string references as the parser writes them */
 	fj_string_refs refs;
+
+	/* what containers led with, by depth and position (tape_writer.h) */
+	fj_lead_guess lead_guess;
 } decoder;
 
 #define POLL_ITEMS 65536		/* items decoded between interrupt polls */
@@ -456,12 +462,17 @@ next_hint(decoder *d)
 	return d->tag_hint ? d->tag_hint : f ? f->hint : 0;
 }
 
-static bool
+static inline __attribute__((always_inline)) bool
 push(decoder *d, uint8_t kind, bool indefinite, uint64_t n, uint8_t hint)
 {
-	dframe	   *f = fj_buf_push(d->a, &d->frames, sizeof(dframe));
+	dframe	   *f;
 
-	if (!f)
+	if (d->frames.cap - d->frames.len >= sizeof(dframe))
+	{
+		f = (dframe *) (d->frames.data + d->frames.len);
+		d->frames.len += sizeof(dframe);
+	}
+	else if (!(f = fj_buf_push(d->a, &d->frames, sizeof(dframe))))
 		return fail_code(d, FJ_ERR_NOMEM);
 	f->kind = kind;
 	f->indefinite = indefinite;
@@ -473,9 +484,15 @@ push(decoder *d, uint8_t kind, bool indefinite, uint64_t n, uint8_t hint)
 	f->hdr = d->out.len;
 	if (kind != FRAME_DECIMAL)
 	{
-		if (!reserve(d, FJ_CONTAINER_HEADER_MAX))
+		/* on_container has counted it in d->depth */
+		dframe	   *parent = f == (dframe *) d->frames.data ? NULL : f - 1;
+
+		f->slot = parent && parent->kind == FRAME_MAP ? (uint8_t) (parent->count & (FJ_GUESS_SLOTS - 1)) : 0;
+		f->reserved = (uint16_t) fj_lead_guess_get(d->lead_guess, d->depth - 1, f->slot, kind == FRAME_MAP,
+												   d->len - d->item);
+		if (!reserve(d, f->reserved))
 			return false;
-		d->out.len += FJ_CONTAINER_HEADER_MAX;
+		d->out.len += f->reserved;
 	}
 	return true;
 }
@@ -486,29 +503,49 @@ close_container(decoder *d)
 {
 	dframe	   *f = top(d);
 	uint8_t    *end;
+	size_t		room,
+				msize = d->out.len - f->hdr - f->reserved;
+	int			type = f->kind == FRAME_MAP ? FJ_OBJECT : FJ_ARRAY;
 
 	d->frames.len -= sizeof(dframe);
 	d->depth--;
+	if (f->reserved == 3 && f->count && msize <= 0xff && !(type == FJ_OBJECT && f->count > FJ_KEY_INDEX_MIN))
+	{
+		/*
+		 * What fj_close_container_reserved writes for a container of up to
+		 * 255 bytes with no key index, whose 1-byte-width header was
+		 * guessed right: the header alone, nothing moves
+		 */
+		uint8_t    *hdr = d->out.data + f->hdr;
+
+		hdr[0] = FJ_TAG(type, 1 | (f->refs_out ? FJ_CONTAINER_REFS_OUT : 0));
+		hdr[1] = (uint8_t) msize;
+		hdr[2] = (uint8_t) f->count;
+		fj_lead_guess_set(d->lead_guess, d->depth, f->slot, type == FJ_OBJECT, 3);
+		return true;
+	}
 	/* the tape's size fields are 32-bit */
 	if (d->out.len - f->hdr > (size_t) UINT32_MAX - 5 * (size_t) f->count)
 		return fail(d, FJ_R_TOO_BIG);
-	/* fj_close_container's key index and slack */
-	if (!reserve_slack(d, 5 * (size_t) f->count + 8, 5 * (size_t) f->count + 8))
+	/* the key index, the slack, and the header sliding up when it needs more than was reserved */
+	room = 5 * (size_t) f->count + 8 + (FJ_CONTAINER_HEADER_MAX - f->reserved);
+	if (!reserve_slack(d, room, room))
 		return false;
-	end = fj_close_container(d->out.data + f->hdr, d->out.data + d->out.len, f->count,
-							 f->kind == FRAME_MAP ? FJ_OBJECT : FJ_ARRAY, NULL);
+	end = fj_close_container_reserved(d->out.data + f->hdr, f->reserved, d->out.data + d->out.len, f->count,
+									  type, NULL);
 	d->out.len = (size_t) (end - d->out.data);
 	if (f->refs_out)
 		d->out.data[f->hdr] |= FJ_CONTAINER_REFS_OUT;
-	if (f->count && (d->refs.nstrings || d->refs.nrefs))
+	if (f->count)
 	{
-		/* the members moved down to the header's end: so did the strings and references among them */
 		uint8_t    *hdr = d->out.data + f->hdr;
 		uint32_t	lead = (uint32_t) (fj_container_members(hdr) - hdr);
 
-		if (lead != FJ_CONTAINER_HEADER_MAX)
-			fj_refs_moved(&d->refs, d->out.data, (uint32_t) f->hdr + FJ_CONTAINER_HEADER_MAX,
-						  (int32_t) lead - FJ_CONTAINER_HEADER_MAX);
+		fj_lead_guess_set(d->lead_guess, d->depth, f->slot, f->kind == FRAME_MAP, lead);
+		/* the members moved to the header's end: so did the strings and references among them */
+		if (lead != f->reserved && (d->refs.nstrings || d->refs.nrefs))
+			fj_refs_moved(&d->refs, d->out.data, (uint32_t) f->hdr + f->reserved,
+						  (int32_t) lead - (int32_t) f->reserved);
 	}
 	return true;
 }
@@ -1554,6 +1591,18 @@ fast_item(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 	}
 	if (key)
 		return false;
+	if ((b >= 0x81 && b <= 0x97) || (b >= 0xa1 && b <= 0xb7))
+	{
+		/* an array or map of 1 to 23 members: on_container without its checks for tags and slots */
+		if (d->depth >= d->max_depth)
+			return false;
+		if (!poll_item(d))
+			return *ppos = len + 1, true;
+		d->depth++;
+		push(d, b < 0xa0 ? FRAME_ARRAY : FRAME_MAP, false, b & 31, f->hint);
+		*ppos = pos + 1;
+		return true;
+	}
 	if (b < 0x1c || (b >= 0x20 && b < 0x3c))
 	{
 		/* an integer within int64 */

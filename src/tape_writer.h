@@ -289,6 +289,50 @@ fj_put_packed_fraction(uint8_t *w, bool negative, uint64_t v, unsigned n, int po
  */
 #define FJ_CONTAINER_HEADER_GUESS 5
 
+#define FJ_ROOT_WIDE_GUESS (96 * 1024)	/* input bytes after it above which a container gets a wide header */
+#define FJ_GUESS_DEPTH 16		/* containers this deep reserve the widest header */
+#define FJ_GUESS_SLOTS 16		/* positions in the parent told apart by a lead guess */
+
+/*
+ * The bytes the last non-empty array ([0]) and object ([1]) closed at each
+ * depth and position in its parent (modulo FJ_GUESS_SLOTS) led its members
+ * with (header and front key index). A container reserves as much: in a
+ * list of records the record's n-th member looks like the previous
+ * record's, and a right guess means nothing moves at close. The parser
+ * (src/simd/stage2.h) and the CBOR decoder keep one each.
+ */
+typedef uint16_t fj_lead_guess[FJ_GUESS_DEPTH][FJ_GUESS_SLOTS][2];
+
+/*
+ * What a container opening at depth, in position slot of its parent, with
+ * input_after input bytes after its start, reserves: what the same position
+ * led with last time; the first time, a container that may well grow past
+ * 64 KB (more than FJ_ROOT_WIDE_GUESS bytes of input left) reserves the
+ * widest header, any other the 2-byte-width one. Containers nested deeper
+ * than FJ_GUESS_DEPTH always reserve the widest, so that a chain of nested
+ * large containers slides at most that many times.
+ */
+static inline __attribute__((always_inline)) unsigned
+fj_lead_guess_get(const fj_lead_guess g, unsigned depth, unsigned slot, bool object, size_t input_after)
+{
+	unsigned	r;
+
+	if (depth >= FJ_GUESS_DEPTH)
+		return FJ_CONTAINER_HEADER_MAX;
+	r = g[depth][slot][object];
+	if (!r)
+		r = input_after > FJ_ROOT_WIDE_GUESS ? FJ_CONTAINER_HEADER_MAX : FJ_CONTAINER_HEADER_GUESS;
+	return r;
+}
+
+/* Remember what a non-empty container just closed led with. */
+static inline void
+fj_lead_guess_set(fj_lead_guess g, unsigned depth, unsigned slot, bool object, unsigned lead)
+{
+	if (depth < FJ_GUESS_DEPTH)
+		g[depth][slot][object] = (uint16_t) lead;
+}
+
 /*
  * Finish a container whose header was reserved at hdr (FJ_CONTAINER_HEADER_MAX
  * bytes) and whose members run to end: pick the narrowest width, write the

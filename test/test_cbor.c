@@ -1662,6 +1662,51 @@ same_text_with_refs(const uint8_t *ours, const uint8_t *theirs)
 	return same;
 }
 
+/*
+ * A size limit decides against one decoder's result (ours ra, ea, a; the
+ * reference's with it). The limit is checked when the tape grows, and the
+ * reference reserves the widest header for every container where the
+ * current decoder reserves what the last one like it needed, so they may
+ * reach it at different items. Without the limit both must agree, and the
+ * current decoder's result with it must be consistent with that: a tape
+ * within the limit and the same as without it, a failure as too big, or the
+ * same failure as without the limit (an error in the input before the tape
+ * grew past the limit).
+ */
+static bool
+size_limit_agrees(const uint8_t *cbor, size_t n, const fj_cbor_decode_options *opt,
+				  fj_code ra, const fj_error *ea, const fj_buf *a)
+{
+	fj_cbor_decode_options unlimited = *opt;
+	fj_buf		u = {0},
+				r = {0};
+	fj_error	eu,
+				er;
+	fj_code		ru,
+				rr;
+	bool		same;
+
+	unlimited.max_size = 0;
+	ru = fj_cbor_decode(cbor, n, &unlimited, &u, &eu);
+	rr = fj_ref_cbor_decode(cbor, n, &unlimited, &r, &er);
+	if (ru != FJ_OK || rr != FJ_OK)
+		same = ru == rr && eu.reason == er.reason && eu.offset == er.offset;
+	else
+		same = (u.len == r.len && memcmp(u.data + opt->prefix, r.data + opt->prefix, u.len - opt->prefix) == 0) ||
+			same_text_with_refs(u.data + opt->prefix, r.data + opt->prefix);
+	if (same)
+	{
+		if (ra == FJ_OK)
+			same = ru == FJ_OK && a->len <= opt->max_size && a->len == u.len &&
+				memcmp(a->data + opt->prefix, u.data + opt->prefix, a->len - opt->prefix) == 0;
+		else if (ea->reason != FJ_R_TOO_BIG)
+			same = ru != FJ_OK && eu.reason == ea->reason && eu.offset == ea->offset;
+	}
+	fj_buf_release(&fj_malloc_allocator, &u);
+	fj_buf_release(&fj_malloc_allocator, &r);
+	return same;
+}
+
 /* Both decoders on the same bytes: the same tape, or the same error. */
 static bool
 same_decode(const char *what, const uint8_t *cbor, size_t n, const fj_cbor_decode_options *opt)
@@ -1675,7 +1720,10 @@ same_decode(const char *what, const uint8_t *cbor, size_t n, const fj_cbor_decod
 	bool		same;
 
 	/* the prefix bytes are left uninitialised */
-	if (ra != FJ_OK || rb != FJ_OK)
+	if ((ra != FJ_OK || rb != FJ_OK) && opt->max_size &&
+		((ra != FJ_OK && ea.reason == FJ_R_TOO_BIG) || (rb != FJ_OK && eb.reason == FJ_R_TOO_BIG)))
+		same = size_limit_agrees(cbor, n, opt, ra, &ea, &a);
+	else if (ra != FJ_OK || rb != FJ_OK)
 		same = ra == rb && ea.reason == eb.reason && ea.offset == eb.offset;
 	else
 		same = (a.len == b.len && memcmp(a.data + opt->prefix, b.data + opt->prefix, a.len - opt->prefix) == 0) ||

@@ -100,8 +100,7 @@ stage2_close(fj_stage2 *p, fj_frame *f, uint32_t depth)
 	{
 		uint16_t	lead = (uint16_t) (fj_container_members(hdr) - hdr);
 
-		if (depth < FJ_GUESS_DEPTH)
-			p->lead_guess[depth][f->slot][f->type == FJ_OBJECT] = lead;
+		fj_lead_guess_set(p->lead_guess, depth, f->slot, f->type == FJ_OBJECT, lead);
 		/* the members moved: so did the strings and references among them */
 		if (lead != reserved && (p->refs.nstrings || p->refs.nrefs))
 			fj_refs_moved(&p->refs, p->out->data, f->hdr + reserved, (int32_t) lead - (int32_t) reserved);
@@ -272,25 +271,9 @@ value:
 				/* an array's elements share a slot, an object's members each have one */
 				uint8_t		slot = depth && stack[depth - 1].type == FJ_OBJECT ?
 					(uint8_t) (stack[depth - 1].count & (FJ_GUESS_SLOTS - 1)) : 0;
-				uint16_t	r;
+				/* reserve what the same position led with last time */
+				uint16_t	r = (uint16_t) fj_lead_guess_get(p->lead_guess, depth, slot, buf[i] == '{', len - i);
 
-				/*
-				 * Reserve what the same position led with last time; the
-				 * first time, a container with more than FJ_ROOT_WIDE_GUESS
-				 * bytes of input after it may well grow past 64 KB and
-				 * reserves the widest header, any other the 2-byte-width one.
-				 * Containers nested deeper than FJ_GUESS_DEPTH always reserve
-				 * the widest, so that a chain of nested large containers
-				 * slides at most that many times.
-				 */
-				if (depth >= FJ_GUESS_DEPTH)
-					r = FJ_CONTAINER_HEADER_MAX;
-				else
-				{
-					r = p->lead_guess[depth][slot][buf[i] == '{'];
-					if (!r)
-						r = len - i > FJ_ROOT_WIDE_GUESS ? FJ_CONTAINER_HEADER_MAX : FJ_CONTAINER_HEADER_GUESS;
-				}
 				RESERVE(r);
 				stack[depth].hdr = (uint32_t) (wp - base);
 				stack[depth].count = 0;

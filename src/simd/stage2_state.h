@@ -12,8 +12,6 @@
 #include "../string_refs.h"
 
 #define FJ_TAPE_SLACK 72		/* spare bytes past the write position */
-#define FJ_ROOT_WIDE_GUESS (96 * 1024)	/* input bytes after it above which a container gets a wide header */
-#define FJ_GUESS_DEPTH 16		/* containers this deep reserve the widest header */
 
 /* Bytes that may follow a number or literal: whitespace , ] } */
 static const uint8_t fj_value_end[256] = {
@@ -49,8 +47,6 @@ typedef struct fj_frame
 
 #define FJ_REFS_OUT 0x8000		/* fj_frame.reserved: a reference points out of the container */
 
-#define FJ_GUESS_SLOTS 16		/* positions in the parent told apart by lead_guess */
-
 typedef struct fj_stage2
 {
 	fj_stage1	s1;
@@ -72,14 +68,8 @@ typedef struct fj_stage2
 	fj_buf		keys_buf;
 	uint32_t	keys_local[256];
 
-	/*
-	 * The bytes the last non-empty array ([0]) and object ([1]) closed at
-	 * each depth and position in its parent (modulo FJ_GUESS_SLOTS) led its
-	 * members with (header and front key index). A container reserves as
-	 * much: in a list of records the record's n-th member looks like the
-	 * previous record's, and a right guess means nothing moves at close.
-	 */
-	uint16_t	lead_guess[FJ_GUESS_DEPTH][FJ_GUESS_SLOTS][2];
+	/* what containers led with, by depth and position (tape_writer.h) */
+	fj_lead_guess lead_guess;
 
 	/* long string values seen so far, for string references */
 	fj_string_refs refs;
