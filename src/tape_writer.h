@@ -205,8 +205,16 @@ fj_digit_nibbles(uint64_t v, unsigned n)
 		return fj_digits8_nibbles((uint32_t) v) >> (4 * (8 - n));
 	if (n <= 16)
 		return fj_digits16_nibbles(v) >> (4 * (16 - n));
-	return (unsigned __int128) (fj_digits8_nibbles((uint32_t) (v / 10000000000000000ULL)) >> (4 * (24 - n))) |
-		(unsigned __int128) fj_digits16_nibbles(v % 10000000000000000ULL) << (4 * (n - 16));
+	else
+	{
+		/* the first n - 16 digits (1 to 4), then 16: two 64-bit halves, no 128-bit shifts */
+		unsigned	k = n - 16;
+		uint64_t	top = v / 10000000000000000ULL,
+					rest = fj_digits16_nibbles(v - top * 10000000000000000ULL),
+					first = k == 1 ? top : fj_digits8_nibbles((uint32_t) top) >> (4 * (8 - k));
+
+		return (unsigned __int128) (rest >> (64 - 4 * k)) << 64 | (first | rest << (4 * k));
+	}
 }
 
 #define FJ_PACKED_FRACTION_MAX 32	/* characters fj_put_packed_fraction writes, at most */
@@ -257,16 +265,38 @@ fj_put_packed_nibbles(uint8_t *w, bool negative, unsigned __int128 d, unsigned n
 	{
 		unsigned __int128 s;
 
-		if (point <= 0)
-			s = 0xe0 | d << (4 * (2 + (unsigned) -point));
-		else if (p >= n)
-			s = d | (unsigned __int128) 0xe << (4 * p);
+		uint64_t	lo,
+					hi;
+
+		if (point > 0 && p < n && p < 16)
+		{
+			/* the common case in 64-bit halves: the point goes into the low one */
+			uint64_t	dlo = (uint64_t) d,
+						mask = (1ULL << (4 * p)) - 1;
+
+			lo = (dlo & mask) | (uint64_t) 0xe << (4 * p) | (dlo & ~mask) << 4;
+			hi = (uint64_t) (d >> 64) << 4 | dlo >> 60;
+		}
 		else
-			s = (d & (((unsigned __int128) 1 << (4 * p)) - 1)) | (unsigned __int128) 0xe << (4 * p) |
-				(d >> (4 * p)) << (4 * (p + 1));
+		{
+			if (point <= 0)
+				s = 0xe0 | d << (4 * (2 + (unsigned) -point));
+			else if (p >= n)
+				s = d | (unsigned __int128) 0xe << (4 * p);
+			else
+				s = (d & (((unsigned __int128) 1 << (4 * p)) - 1)) | (unsigned __int128) 0xe << (4 * p) |
+					(d >> (4 * p)) << (4 * (p + 1));
+			lo = (uint64_t) s;
+			hi = (uint64_t) (s >> 64);
+		}
 		if (negative)
-			s = s << 4 | 0xd;
-		memcpy(w, &s, 16);
+		{
+			hi = hi << 4 | lo >> 60;
+			lo = lo << 4 | 0xd;
+		}
+		/* two 8-byte stores (one 16-byte load of a 128-bit value would wait for its halves to reach memory) */
+		memcpy(w, &lo, 8);
+		memcpy(w + 8, &hi, 8);
 	}
 	return w + (len + 1) / 2;
 }
