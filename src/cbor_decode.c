@@ -528,7 +528,8 @@ close_container(decoder *d)
 	if (d->out.len - f->hdr > (size_t) UINT32_MAX - 5 * (size_t) f->count)
 		return fail(d, FJ_R_TOO_BIG);
 	/* the key index, the slack, and the header sliding up when it needs more than was reserved */
-	room = 5 * (size_t) f->count + 8 + (FJ_CONTAINER_HEADER_MAX - f->reserved);
+	room = 5 * (size_t) f->count + 8 +
+		(f->reserved < FJ_CONTAINER_HEADER_MAX ? (size_t) (FJ_CONTAINER_HEADER_MAX - f->reserved) : 0);
 	if (!reserve_slack(d, room, room))
 		return false;
 	end = fj_close_container_reserved(d->out.data + f->hdr, f->reserved, d->out.data + d->out.len, f->count,
@@ -555,7 +556,8 @@ close_container(decoder *d)
  * or more: when an equal string value came before, it becomes a reference to
  * that one, and the open containers the reference points out of are marked,
  * as the parser does (src/simd/stage2.h), so a document decoded from CBOR
- * has the tape its text parses to. Out of line: the rare case.
+ * has the tape its text parses to (but for a string near the offset where
+ * the search starts, doc/cbor.md says why). Out of line: the rare case.
  */
 static __attribute__((noinline)) void
 string_ref(decoder *d, uint32_t at)
