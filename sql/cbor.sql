@@ -225,3 +225,7 @@ FROM (SELECT json_agg(g * 1.5)::fastjson AS d FROM generate_series(1, 100000) g)
 SELECT fastjson_from_cbor(fastjson_to_cbor(d, true))::jsonb = d::jsonb AS equal,
        (fastjson_from_cbor(fastjson_to_cbor(d, true)) -> 'k10') AS k10
 FROM (SELECT json_object_agg('k' || g, g)::fastjson AS d FROM generate_series(1, 1000) g) s;
+-- records of many keys (a front key index) beside small ones at the same place: each decodes
+SELECT fastjson_from_cbor(fastjson_to_cbor(d)) = d AS equal, jsonb_array_length(d::jsonb) AS records
+FROM (SELECT ('[' || (SELECT json_object_agg('k' || g, g)::text FROM generate_series(1, 15) g) || ',{},'
+              || (SELECT json_object_agg('k' || g, g)::text FROM generate_series(1, 20) g) || ',{"a":null},[{"b":1}]]')::fastjson AS d) s;
