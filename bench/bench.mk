@@ -4,6 +4,8 @@
 #   make -f bench/bench.mk core-bench    build it and run it on the corpus
 #   make -f bench/bench.mk cbor-bench    build build/release/cbor_bench (CBOR against the
 #                                        text path, outside the server) and run it
+#   bash bench/core_ab.sh REV_A REV_B    two revisions of the core in one process
+#                                        (build/release/core_ab, bench/core_ab.c)
 #
 # Links the release core (built by core.mk) and Debian's libsimdjson-dev.
 # No -march=native: the kernels pick their instruction set at run time.
@@ -37,6 +39,11 @@ $(B)/cbor_bench: bench/cbor_bench.c src/cbor.h src/fj_core.h src/tape.h $(LIB) $
 
 cbor-bench: $(B)/cbor_bench
 	$(B)/cbor_bench $(BENCH_ARGS)
+
+# the in-process A/B driver of two builds of the core (bench/core_ab.c, run by bench/core_ab.sh)
+$(B)/core_ab: bench/core_ab.c src/cbor.h src/fj_core.h src/tape.h
+	@mkdir -p $(B)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror $< -ldl -o $@
 
 core-bench: $(B)/core_bench
 	$(B)/core_bench $(BENCH_ARGS)
