@@ -274,6 +274,27 @@ SELECT count(*) FILTER (WHERE fastjson_storage_form(doc) = 'blocks') AS in_block
 	count(*) FILTER (WHERE doc @> '{"b":{"c":7}}') AS contains_7
 FROM (SELECT doc FROM first_prefix_docs ORDER BY (id % 40), id) s;
 
+-- Past the first kilobyte (here behind a long string, with a member after it
+-- too long for the tail), a lookup starts with a short prefix and, when it
+-- goes on, decodes block 0 at once as far as the query's last value found
+-- there needed: too little when the values end later row by row, too much
+-- when they end sooner (DESC). The answers are jsonb's.
+CREATE TEMP TABLE far_prefix AS
+SELECT g AS id, ('{"a":' || g || ',"pad":"' || md5(g::text) || md5((-g)::text) || repeat('y', (g % 40) * 60) ||
+	'","b":{"c":' || g || '},"z":"' || repeat('z', 200) || '"}')::text AS txt
+FROM generate_series(1, 400) g;
+CREATE TEMP TABLE far_prefix_docs AS SELECT id, txt::fastjson AS doc, txt::jsonb AS j FROM far_prefix;
+SELECT count(*) FILTER (WHERE fastjson_storage_form(doc) = 'blocks') AS in_blocks,
+	min(pg_column_size(doc)) > 127 AS four_byte_headers FROM far_prefix_docs;
+SELECT string_agg(doc #>> '{b,c}', ',') = string_agg(j #>> '{b,c}', ',') AS nested_same,
+	count(*) FILTER (WHERE doc @> '{"b":{"c":7}}') AS contains_7,
+	count(*) FILTER (WHERE doc -> 'b' ->> 'c' = (id + 0)::text) AS arrow_chain_rows
+FROM (SELECT id, doc, j FROM far_prefix_docs ORDER BY (id % 40), id) s;
+SELECT string_agg(doc #>> '{b,c}', ',') = string_agg(j #>> '{b,c}', ',') AS nested_same_desc,
+	count(*) FILTER (WHERE doc @> '{"b":{"c":7}}') AS contains_7_desc,
+	count(*) FILTER (WHERE doc -> 'b' ->> 'c' = (id + 0)::text) AS arrow_chain_rows_desc
+FROM (SELECT id, doc, j FROM far_prefix_docs ORDER BY (id % 40) DESC, id) s;
+
 -- Many values in blocks, out of line: a lookup reads the first TOAST chunk
 -- and decodes block 0 only as far as it needs (a key near the start); once
 -- most lookups of a query needed another fetch (a key near the end), the

@@ -394,6 +394,15 @@ lookup_pglz(struct varlena *attr, const parsed_path *pp)
  * slack, a lookup whose values end near the first kilobyte (a tweet's
  * user.screen_name) decodes that much at once, not 256 bytes first.
  * Decoding is most of the cost of a lookup in a small document in blocks.
+ *
+ * A lookup whose last value in block 0 ended past STORED_FIRST_DECODE_MAX (a
+ * tweet's entities, near its end) starts with STORED_FIRST_DECODE_MIN bytes,
+ * which hold the root's header and key index and so tell a row that lacks
+ * the key, and when it goes on decodes block 0 at once to an eighth past
+ * where that value ended (reach0), not by doubling: each longer prefix is
+ * decoded from the block's start again. Decoding far first would cost the
+ * rows that lack the key; doubling from a kilobyte decoded 7 kB for a value
+ * that ends at 4 kB.
  */
 typedef struct stored_reader
 {
@@ -408,6 +417,7 @@ typedef struct stored_reader
 	uint16_t   *have;			/* bytes of each block decoded */
 	bool		refetched;		/* a slice past the first was fetched */
 	size_t		need0;			/* where the last value found in block 0 ends, or 0 */
+	size_t		reach0;			/* block 0 decoded again goes at least this far (0: twice as far) */
 	FastjsonToastCursor *toast;	/* out of line: the caller's cursor, or NULL */
 } stored_reader;
 
@@ -429,6 +439,7 @@ stored_open(stored_reader *r, struct varlena *attr, size_t stored_len, FastjsonT
 	r->stored_len = stored_len;
 	r->refetched = false;
 	r->need0 = 0;
+	r->reach0 = 0;
 	if (!VARATT_IS_EXTENDED(attr))
 	{
 		r->stored = (const uint8_t *) VARDATA_ANY(attr);
@@ -510,6 +521,9 @@ stored_decode(stored_reader *r, uint32_t from, uint32_t last, size_t need_end)
 		/* at least twice what is there, and a little past the range */
 		if (want < n)
 			want = Min(n, Max(want + SLICE_SLACK, (size_t) r->have[b] * 2));
+		/* block 0 again: at once as far as the query's last value found in it needed */
+		if (b == 0 && r->have[0] > 0 && want < r->reach0)
+			want = Min(n, r->reach0);
 		fj_store_block_range(s, b, &start, &end);
 		if (r->data_at + start < r->have_bytes)
 		{
@@ -678,7 +692,11 @@ note_stored_read(FastjsonSlices *slices, const stored_reader *r)
 		slices->stored_refetched += r->refetched;
 	}
 	if (r->need0 > 0)
-		slices->first_decode = (uint32) Max(STORED_FIRST_DECODE_MIN, Min(STORED_FIRST_DECODE_MAX, r->need0));
+	{
+		slices->first_decode = (uint32) (r->need0 > STORED_FIRST_DECODE_MAX ? STORED_FIRST_DECODE_MIN :
+										 Max(STORED_FIRST_DECODE_MIN, r->need0));
+		slices->reach0 = (uint32) (r->need0 + r->need0 / 8);
+	}
 }
 
 /*
@@ -696,6 +714,7 @@ lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, Fa
 	fj_found	found;
 
 	stored_open(&r, attr, stored_len, head, slices ? &slices->toast : NULL);
+	r.reach0 = slices ? slices->reach0 : 0;
 	found = stored_follow(&r, pp, first_decode(slices), &value);
 	note_stored_read(slices, &r);
 	stored_close(&r);
@@ -900,7 +919,10 @@ fastjson_doc_member(FastjsonDoc *d, const char *key, int len, FastjsonLookupStop
 	fj_found	found;
 
 	if (d->in_blocks)
+	{
+		d->stored.reach0 = d->slices ? d->slices->reach0 : 0;
 		found = stored_follow(&d->stored, &pp, first_decode(d->slices), &value);
+	}
 	else
 	{
 		Fastjson   *whole = fastjson_doc_whole(d);
