@@ -279,8 +279,7 @@ typedef struct FastjsonSlices
 	uint32		sliced_in_vain;	/* ... of which most had to be fetched anyway */
 	uint32		stored_out;		/* values in the stored form out of line, read from one chunk */
 	uint32		stored_refetched;	/* ... of which a block had to be fetched after it */
-	uint32		first_decode;	/* block 0's first prefix for the next stored value; 0 at first */
-	uint32		reach0;			/* how far block 0 is decoded once its first prefix is not enough; 0 at first */
+	uint32		need0;			/* where the last value found in a stored value's block 0 ended; 0 at first */
 	FastjsonToastCursor toast;	/* where reads out of line stand */
 } FastjsonSlices;
 

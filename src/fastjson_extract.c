@@ -574,17 +574,34 @@ stored_decode(stored_reader *r, uint32_t from, uint32_t last, size_t need_end)
 }
 
 /*
+ * How much of block 0 a stored value's lookup decodes first, from where the
+ * query's last value found in block 0 ended (stored_reader).
+ */
+static size_t
+first_decode(const FastjsonSlices *slices)
+{
+	size_t		need0 = slices ? slices->need0 : 0;
+
+	if (!need0)
+		return STORED_FIRST_DECODE_MAX;
+	return need0 > STORED_FIRST_DECODE_MAX ? STORED_FIRST_DECODE_MIN : Max(STORED_FIRST_DECODE_MIN, need0);
+}
+
+/*
  * The steps of pp in r: FJ_FOUND with *value (in r->tape), or FJ_ABSENT.
- * Block 0 is decoded to first bytes (at least) to start with.
+ * Block 0 is decoded first as far as slices (NULL: no query to learn from)
+ * says, and when decoded again at least to reach0.
  */
 static fj_found
-stored_follow(stored_reader *r, const parsed_path *pp, size_t first, const uint8_t **value)
+stored_follow(stored_reader *r, const parsed_path *pp, const FastjsonSlices *slices, const uint8_t **value)
 {
 	fj_stored  *s = &r->s;
 	fj_error	err;
 	uint32_t	from = 0,
 				last = 0;		/* block 0 first: the root's header and front key index */
-	size_t		need_end = Min((size_t) s->blocks_len, first);
+	size_t		need_end = Min((size_t) s->blocks_len, first_decode(slices));
+
+	r->reach0 = slices ? slices->need0 + slices->need0 / 8 : 0;
 
 	/* a key that the root's keys, when the header has them, say it lacks: nothing to decode */
 	if (pp->n > 0 && !pp->has_null && pp->keys[0] && !fj_store_root_may_have(s, pp->keys[0], (size_t) pp->lens[0]))
@@ -668,18 +685,11 @@ first_fetch(struct varlena *attr, Size total, const FastjsonSlices *slices)
 	return want;
 }
 
-/* How much of block 0 a stored value's lookup decodes first (stored_reader). */
-static size_t
-first_decode(const FastjsonSlices *slices)
-{
-	return slices && slices->first_decode ? slices->first_decode : STORED_FIRST_DECODE_MAX;
-}
-
 /*
  * Keep in slices what reading r tells the query's next stored values: for
  * first_fetch, whether a value read from its first chunk needed another
- * fetch; for first_decode, where r's lookups found their values in block 0
- * (if they did).
+ * fetch; for first_decode and reach0, where r's lookups found their values
+ * in block 0 (if they did).
  */
 static void
 note_stored_read(FastjsonSlices *slices, const stored_reader *r)
@@ -692,11 +702,7 @@ note_stored_read(FastjsonSlices *slices, const stored_reader *r)
 		slices->stored_refetched += r->refetched;
 	}
 	if (r->need0 > 0)
-	{
-		slices->first_decode = (uint32) (r->need0 > STORED_FIRST_DECODE_MAX ? STORED_FIRST_DECODE_MIN :
-										 Max(STORED_FIRST_DECODE_MIN, r->need0));
-		slices->reach0 = (uint32) (r->need0 + r->need0 / 8);
-	}
+		slices->need0 = (uint32) r->need0;
 }
 
 /*
@@ -714,8 +720,7 @@ lookup_stored(struct varlena *attr, const parsed_path *pp, size_t stored_len, Fa
 	fj_found	found;
 
 	stored_open(&r, attr, stored_len, head, slices ? &slices->toast : NULL);
-	r.reach0 = slices ? slices->reach0 : 0;
-	found = stored_follow(&r, pp, first_decode(slices), &value);
+	found = stored_follow(&r, pp, slices, &value);
 	note_stored_read(slices, &r);
 	stored_close(&r);
 	return found == FJ_FOUND ? value : NULL;
@@ -919,10 +924,7 @@ fastjson_doc_member(FastjsonDoc *d, const char *key, int len, FastjsonLookupStop
 	fj_found	found;
 
 	if (d->in_blocks)
-	{
-		d->stored.reach0 = d->slices ? d->slices->reach0 : 0;
-		found = stored_follow(&d->stored, &pp, first_decode(d->slices), &value);
-	}
+		found = stored_follow(&d->stored, &pp, d->slices, &value);
 	else
 	{
 		Fastjson   *whole = fastjson_doc_whole(d);
