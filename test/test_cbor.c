@@ -1686,6 +1686,21 @@ tape_depth(const uint8_t *v)
 }
 
 /*
+ * Two decoders' results on the same bytes agree: the same error at the same
+ * offset, or the same tape (or the same text, with string references placed
+ * differently) after prefix bytes.
+ */
+static bool
+results_agree(fj_code ra, const fj_error *ea, const fj_buf *a, fj_code rb, const fj_error *eb, const fj_buf *b,
+			  size_t prefix)
+{
+	if (ra != FJ_OK || rb != FJ_OK)
+		return ra == rb && ea->reason == eb->reason && ea->offset == eb->offset;
+	return (a->len == b->len && memcmp(a->data + prefix, b->data + prefix, a->len - prefix) == 0) ||
+		same_text_with_refs(a->data + prefix, b->data + prefix);
+}
+
+/*
  * A size limit decides against one decoder's result (ours ra, ea, a; the
  * reference's with it). The limit is checked when the tape grows, and the
  * reference reserves the widest header for every container where the
@@ -1712,11 +1727,7 @@ size_limit_agrees(const uint8_t *cbor, size_t n, const fj_cbor_decode_options *o
 	unlimited.max_size = 0;
 	ru = fj_cbor_decode(cbor, n, &unlimited, &u, &eu);
 	rr = fj_ref_cbor_decode(cbor, n, &unlimited, &r, &er);
-	if (ru != FJ_OK || rr != FJ_OK)
-		same = ru == rr && eu.reason == er.reason && eu.offset == er.offset;
-	else
-		same = (u.len == r.len && memcmp(u.data + opt->prefix, r.data + opt->prefix, u.len - opt->prefix) == 0) ||
-			same_text_with_refs(u.data + opt->prefix, r.data + opt->prefix);
+	same = results_agree(ru, &eu, &u, rr, &er, &r, opt->prefix);
 	if (same)
 	{
 		if (ra == FJ_OK)
@@ -1756,11 +1767,8 @@ same_decode(const char *what, const uint8_t *cbor, size_t n, const fj_cbor_decod
 	if ((ra != FJ_OK || rb != FJ_OK) && opt->max_size &&
 		((ra != FJ_OK && ea.reason == FJ_R_TOO_BIG) || (rb != FJ_OK && eb.reason == FJ_R_TOO_BIG)))
 		same = size_limit_agrees(cbor, n, opt, ra, &ea, &a);
-	else if (ra != FJ_OK || rb != FJ_OK)
-		same = ra == rb && ea.reason == eb.reason && ea.offset == eb.offset;
 	else
-		same = (a.len == b.len && memcmp(a.data + opt->prefix, b.data + opt->prefix, a.len - opt->prefix) == 0) ||
-			same_text_with_refs(a.data + opt->prefix, b.data + opt->prefix);
+		same = results_agree(ra, &ea, &a, rb, &eb, &b, opt->prefix);
 	if (!same && oracle_mismatches++ < 10)
 	{
 		char		hex[2 * 64 + 1];
