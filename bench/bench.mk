@@ -33,7 +33,7 @@ REF_OBJ := $(patsubst test/cbor_ref/%.c,$(B)/obj/cbor_ref/%.o,$(wildcard test/cb
 $(REF_OBJ): FORCE
 	$(MAKE) -f core.mk $@
 
-$(B)/cbor_bench: bench/cbor_bench.c src/cbor.h src/fj_core.h src/tape.h $(LIB) $(REF_OBJ)
+$(B)/cbor_bench: bench/cbor_bench.c bench/read_file.h src/cbor.h src/fj_core.h src/tape.h $(LIB) $(REF_OBJ)
 	@mkdir -p $(B)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror $< $(REF_OBJ) $(LIB) -lcbor -lm -o $@
 
@@ -41,7 +41,7 @@ cbor-bench: $(B)/cbor_bench
 	$(B)/cbor_bench $(BENCH_ARGS)
 
 # the in-process A/B driver of two builds of the core (bench/core_ab.c, run by bench/core_ab.sh)
-$(B)/core_ab: bench/core_ab.c src/cbor.h src/fj_core.h src/tape.h
+$(B)/core_ab: bench/core_ab.c bench/read_file.h src/cbor.h src/fj_core.h src/tape.h
 	@mkdir -p $(B)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror $< -ldl -o $@
 

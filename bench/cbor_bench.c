@@ -20,6 +20,7 @@
 #include "../src/fj_core.h"
 #include "../src/tape.h"
 #include "../test/cbor_ref/cbor_ref.h"
+#include "read_file.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -54,18 +55,10 @@ die(const char *what, const char *name)
 static void
 load(const char *path, doc *d)
 {
-	FILE	   *f = fopen(path, "rb");
 	fj_error	err;
 
-	if (!f)
-		die("cannot open", path);
-	fseek(f, 0, SEEK_END);
-	d->len = (size_t) ftell(f);
-	fseek(f, 0, SEEK_SET);
-	d->json = malloc(d->len + 1);
-	if (fread(d->json, 1, d->len, f) != d->len)
+	if ((d->json = read_file(path, &d->len)) == NULL)
 		die("cannot read", path);
-	fclose(f);
 	if (fj_parse(d->json, d->len, NULL, &d->tape, &err) != FJ_OK)
 		die(err.message, path);
 	if (fj_cbor_encode(d->tape.data + FJ_TAPE_HEADER, NULL, &d->cbor, &err) != FJ_OK)

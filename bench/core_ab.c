@@ -15,6 +15,7 @@
 #include "../src/cbor.h"
 #include "../src/fj_core.h"
 #include "../src/tape.h"
+#include "read_file.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -135,7 +136,6 @@ main(int argc, char **argv)
 	printf("|---|--:|--:|--:|--:|--:|\n");
 	for (f = 5; f < argc; f++)
 	{
-		FILE	   *fp = fopen(argv[f], "rb");
 		char	   *json;
 		size_t		len;
 		fj_buf		tape = {0},
@@ -146,15 +146,8 @@ main(int argc, char **argv)
 		int			k;
 		const char *name = strrchr(argv[f], '/') ? strrchr(argv[f], '/') + 1 : argv[f];
 
-		if (!fp)
-			die("cannot open", argv[f]);
-		fseek(fp, 0, SEEK_END);
-		len = (size_t) ftell(fp);
-		fseek(fp, 0, SEEK_SET);
-		json = malloc(len + 1);
-		if (fread(json, 1, len, fp) != len)
+		if ((json = read_file(argv[f], &len)) == NULL)
 			die("cannot read", argv[f]);
-		fclose(fp);
 		if (builds[0].parse(json, len, NULL, &tape, &err) != FJ_OK ||
 			builds[0].encode(tape.data + FJ_TAPE_HEADER, NULL, &cbor, &err) != FJ_OK)
 			die(err.message, argv[f]);
