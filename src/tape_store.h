@@ -6,7 +6,7 @@
  * document reads the root's header and key index (block 0) and the block of
  * the member it wants, never the rest (doc/format.md, section 7).
  *
- *   byte 0        0x80 | the tape's version (0x83): a stored tape, not a tape
+ *   byte 0        0x80 | the tape's version (0x84): a stored tape, not a tape
  *                 (a tape's version byte never has bit 7 set)
  *   byte 1        the tape's flags byte (so readers need not decompress it)
  *   bytes 2-5     the tape's length (little-endian), header included
