@@ -22,7 +22,7 @@ SHLIB_LINK += -llz4 -lm
 
 REGRESS = io errors extract ndjson kernels binary_copy functions build_agg casts casts_null edit compare contain gin differential
 REGRESS += cbor stored toast_cursor refs ndjson_lines hashes upgrade parallel_agg
-REGRESS += set_lax object records records_differential jsonpath arrow_chain
+REGRESS += set_lax object records records_differential jsonpath arrow_chain tsearch
 REGRESS_OPTS = --load-extension=fastjson
 
 PG_CONFIG ?= pg_config

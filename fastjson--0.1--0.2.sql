@@ -310,3 +310,46 @@ ALTER FUNCTION fastjson_object_field(fastjson, text) SUPPORT fastjson_object_fie
 ALTER FUNCTION fastjson_object_field_text(fastjson, text) SUPPORT fastjson_object_field_support;
 ALTER FUNCTION fastjson_array_element(fastjson, integer) SUPPORT fastjson_object_field_support;
 ALTER FUNCTION fastjson_array_element_text(fastjson, integer) SUPPORT fastjson_object_field_support;
+
+-- ------------------------------------------------------------ strip_nulls
+-- jsonb_strip_nulls's strip_in_arrays (PostgreSQL 18), on every version.
+CREATE FUNCTION fastjson_strip_nulls(target fastjson, strip_in_arrays boolean) RETURNS fastjson
+	AS 'MODULE_PATHNAME', 'fastjson_strip_nulls' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fastjson_strip_nulls(fastjson, boolean) IS
+	'the document without object members whose value is null, and without null array elements when strip_in_arrays';
+
+-- ------------------------------------------------------------ full text search
+-- Twins of jsonb's: the lexemes of the string values (to_tsvector), or of the
+-- kinds of values a filter names ("string", "numeric", "boolean", "key", "all"),
+-- and the document with each string value replaced by its headline.
+CREATE FUNCTION to_tsvector(fastjson) RETURNS tsvector
+	AS 'MODULE_PATHNAME', 'fastjson_to_tsvector_strings' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION to_tsvector(regconfig, fastjson) RETURNS tsvector
+	AS 'MODULE_PATHNAME', 'fastjson_to_tsvector_strings' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson_to_tsvector(fastjson, filter fastjson) RETURNS tsvector
+	AS 'MODULE_PATHNAME', 'fastjson_to_tsvector' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fastjson_to_tsvector(regconfig, fastjson, filter fastjson) RETURNS tsvector
+	AS 'MODULE_PATHNAME', 'fastjson_to_tsvector' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ts_headline(fastjson, tsquery) RETURNS fastjson
+	AS 'MODULE_PATHNAME', 'fastjson_ts_headline' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ts_headline(fastjson, tsquery, text) RETURNS fastjson
+	AS 'MODULE_PATHNAME', 'fastjson_ts_headline' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ts_headline(regconfig, fastjson, tsquery) RETURNS fastjson
+	AS 'MODULE_PATHNAME', 'fastjson_ts_headline_byid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ts_headline(regconfig, fastjson, tsquery, text) RETURNS fastjson
+	AS 'MODULE_PATHNAME', 'fastjson_ts_headline_byid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION to_tsvector(fastjson) IS
+	'the lexemes of the document''s string values, in the current text search configuration';
+COMMENT ON FUNCTION to_tsvector(regconfig, fastjson) IS 'the lexemes of the document''s string values';
+COMMENT ON FUNCTION fastjson_to_tsvector(fastjson, fastjson) IS
+	'the lexemes of the values the filter names (an array of "string", "numeric", "boolean", "key", "all"), in the current text search configuration';
+COMMENT ON FUNCTION fastjson_to_tsvector(regconfig, fastjson, fastjson) IS
+	'the lexemes of the values the filter names (an array of "string", "numeric", "boolean", "key", "all")';
+COMMENT ON FUNCTION ts_headline(fastjson, tsquery) IS
+	'the document with each string value replaced by its headline, in the current text search configuration';
+COMMENT ON FUNCTION ts_headline(fastjson, tsquery, text) IS
+	'the document with each string value replaced by its headline (options as ts_headline''s), in the current text search configuration';
+COMMENT ON FUNCTION ts_headline(regconfig, fastjson, tsquery) IS
+	'the document with each string value replaced by its headline';
+COMMENT ON FUNCTION ts_headline(regconfig, fastjson, tsquery, text) IS
+	'the document with each string value replaced by its headline (options as ts_headline''s)';

@@ -18,4 +18,4 @@ SQL_SRC := src/fastjson_module.c src/fastjson_io.c src/fastjson_extract.c src/fa
 	src/fastjson_compare.c src/fastjson_contain.c src/fastjson_funcs.c src/fastjson_build.c \
 	src/fastjson_agg.c src/fastjson_cast.c src/fastjson_edit.c src/fastjson_subscript.c \
 	src/fastjson_gin.c src/fastjson_cbor.c src/fastjson_store.c src/fastjson_record.c src/fastjson_simplify.c \
-	src/fastjson_path_exec.c src/fastjson_path_method.c src/fastjson_path_sql.c
+	src/fastjson_path_exec.c src/fastjson_path_method.c src/fastjson_path_sql.c src/fastjson_tsearch.c

@@ -20,16 +20,6 @@
 
 /* ------------------------------------------------------ object members */
 
-/* One member of an object, and the member whose value is operative for its key. */
-typedef struct FjDocMember
-{
-	const uint8_t *key;			/* the key's STRING value */
-	const uint8_t *text;		/* the key's bytes */
-	uint32		len;
-	uint32		last;			/* index of the last member with this key */
-	const uint8_t *value;
-} FjDocMember;
-
 /* Order members by key, then by position (qsort). */
 static int
 member_cmp(const void *a, const void *b)
@@ -48,8 +38,8 @@ member_cmp(const void *a, const void *b)
  * last member of its key (itself when it is the operative one). Small objects
  * compare keys pairwise; larger ones sort the members by key: O(n log n).
  */
-static FjDocMember *
-object_members(const uint8_t *obj, uint32 *count)
+FjDocMember *
+fastjson_object_members(const uint8_t *obj, uint32 *count)
 {
 	uint32		n = fj_container_count(obj);
 	FjDocMember *m = palloc_extended(sizeof(FjDocMember) * Max(n, 1), MCXT_ALLOC_HUGE);
@@ -145,7 +135,7 @@ object_enum_start(FunctionCallInfo fcinfo, const char *fname, bool keys_only)
 				 errmsg("cannot call %s on a non-object", fname)));
 	}
 	st = palloc0(sizeof(EnumState));
-	st->members = object_members(root, &st->n);
+	st->members = fastjson_object_members(root, &st->n);
 	if (!keys_only)
 	{
 		TupleDesc	tupdesc;
@@ -316,12 +306,13 @@ typedef struct StripFrame
 
 /*
  * Copy the value at v, dropping object members whose value is null, at any
- * depth (array elements stay). A member goes too when the operative value of
- * its key is null: {"a":1,"a":null} is {} as jsonb sees it, so it strips to {}.
- * Other members keep their order and duplicates. Iterative: frames on the heap.
+ * depth, and array elements that are null when in_arrays. A member goes too
+ * when the operative value of its key is null: {"a":1,"a":null} is {} as
+ * jsonb sees it, so it strips to {}. Other members keep their order and
+ * duplicates. Iterative: frames on the heap.
  */
 static void
-strip_nulls(fj_builder *b, const uint8_t *v)
+strip_nulls(fj_builder *b, const uint8_t *v, bool in_arrays)
 {
 	fj_buf		frames = {0};	/* StripFrame: the containers being copied */
 	StripFrame *stack = NULL;
@@ -347,7 +338,7 @@ strip_nulls(fj_builder *b, const uint8_t *v)
 			{
 				uint32		i;
 
-				f->members = object_members(v, &f->n);
+				f->members = fastjson_object_members(v, &f->n);
 				for (i = 0; i < f->n && !f->drops; i++)
 					f->drops = is_null(f->members[i].value);
 				fj_builder_begin_object(b);
@@ -386,15 +377,20 @@ strip_nulls(fj_builder *b, const uint8_t *v)
 					depth--;
 				}
 			}
-			else if (f->next < f->members_end)
-			{
-				v = f->next;
-				f->next += fj_value_size(v);
-			}
 			else
 			{
-				fj_builder_end(b);
-				depth--;
+				while (f->next < f->members_end && v == NULL)
+				{
+					v = f->next;
+					f->next += fj_value_size(v);
+					if (in_arrays && is_null(v))
+						v = NULL;
+				}
+				if (v == NULL)
+				{
+					fj_builder_end(b);
+					depth--;
+				}
 			}
 		}
 		if (v == NULL)
@@ -405,15 +401,20 @@ strip_nulls(fj_builder *b, const uint8_t *v)
 
 PG_FUNCTION_INFO_V1(fastjson_strip_nulls);
 
-/* The document without object members whose value is null. */
+/*
+ * The document without object members whose value is null, and, when the
+ * second argument is true, without null array elements (jsonb_strip_nulls's
+ * strip_in_arrays of PostgreSQL 18, here on every version). A null root stays.
+ */
 Datum
 fastjson_strip_nulls(PG_FUNCTION_ARGS)
 {
 	Fastjson   *d = PG_GETARG_FASTJSON_P(0);
+	bool		in_arrays = PG_NARGS() > 1 && PG_GETARG_BOOL(1);
 	fj_builder	b;
 
 	fastjson_builder_init(&b);
-	strip_nulls(&b, FJ_ROOT(d));
+	strip_nulls(&b, FJ_ROOT(d), in_arrays);
 	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
 }
 

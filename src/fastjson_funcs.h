@@ -56,6 +56,24 @@ fastjson_value_as_text(const uint8_t *v)
 	}
 }
 
+/* ------------------------------------------------ object members (fastjson_funcs.c) */
+
+/* One member of an object, and the member whose value is operative for its key. */
+typedef struct FjDocMember
+{
+	const uint8_t *key;			/* the key's STRING value */
+	const uint8_t *text;		/* the key's bytes */
+	uint32		len;
+	uint32		last;			/* index of the last member with this key */
+	const uint8_t *value;
+} FjDocMember;
+
+/*
+ * The members of the object at obj in document order (palloc'd, *count of
+ * them): an object as jsonb sees it is those whose last is their own index.
+ */
+FjDocMember *fastjson_object_members(const uint8_t *obj, uint32 *count);
+
 /* ------------------------------------------------ SQL values to JSON (fastjson_build.c) */
 
 /* How a SQL type becomes JSON: to_jsonb's categories, plus fastjson itself. */
