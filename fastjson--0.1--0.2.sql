@@ -312,7 +312,10 @@ ALTER FUNCTION fastjson_array_element(fastjson, integer) SUPPORT fastjson_object
 ALTER FUNCTION fastjson_array_element_text(fastjson, integer) SUPPORT fastjson_object_field_support;
 
 -- ------------------------------------------------------------ strip_nulls
--- jsonb_strip_nulls's strip_in_arrays (PostgreSQL 18), on every version.
+-- jsonb_strip_nulls's strip_in_arrays (PostgreSQL 18), on every version; the
+-- 0.1 function's argument gets jsonb's name, so target => works with either.
+CREATE OR REPLACE FUNCTION fastjson_strip_nulls(target fastjson) RETURNS fastjson
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION fastjson_strip_nulls(target fastjson, strip_in_arrays boolean) RETURNS fastjson
 	AS 'MODULE_PATHNAME', 'fastjson_strip_nulls' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION fastjson_strip_nulls(fastjson, boolean) IS
@@ -323,21 +326,21 @@ COMMENT ON FUNCTION fastjson_strip_nulls(fastjson, boolean) IS
 -- kinds of values a filter names ("string", "numeric", "boolean", "key", "all"),
 -- and the document with each string value replaced by its headline.
 CREATE FUNCTION to_tsvector(fastjson) RETURNS tsvector
-	AS 'MODULE_PATHNAME', 'fastjson_to_tsvector_strings' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'fastjson_to_tsvector_strings' LANGUAGE C STABLE STRICT PARALLEL SAFE COST 100;
 CREATE FUNCTION to_tsvector(regconfig, fastjson) RETURNS tsvector
-	AS 'MODULE_PATHNAME', 'fastjson_to_tsvector_strings' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'fastjson_to_tsvector_strings' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 CREATE FUNCTION fastjson_to_tsvector(fastjson, filter fastjson) RETURNS tsvector
-	AS 'MODULE_PATHNAME', 'fastjson_to_tsvector' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'fastjson_to_tsvector' LANGUAGE C STABLE STRICT PARALLEL SAFE COST 100;
 CREATE FUNCTION fastjson_to_tsvector(regconfig, fastjson, filter fastjson) RETURNS tsvector
-	AS 'MODULE_PATHNAME', 'fastjson_to_tsvector' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'fastjson_to_tsvector' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 CREATE FUNCTION ts_headline(fastjson, tsquery) RETURNS fastjson
-	AS 'MODULE_PATHNAME', 'fastjson_ts_headline' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'fastjson_ts_headline' LANGUAGE C STABLE STRICT PARALLEL SAFE COST 100;
 CREATE FUNCTION ts_headline(fastjson, tsquery, text) RETURNS fastjson
-	AS 'MODULE_PATHNAME', 'fastjson_ts_headline' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'fastjson_ts_headline' LANGUAGE C STABLE STRICT PARALLEL SAFE COST 100;
 CREATE FUNCTION ts_headline(regconfig, fastjson, tsquery) RETURNS fastjson
-	AS 'MODULE_PATHNAME', 'fastjson_ts_headline_byid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'fastjson_ts_headline_byid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 CREATE FUNCTION ts_headline(regconfig, fastjson, tsquery, text) RETURNS fastjson
-	AS 'MODULE_PATHNAME', 'fastjson_ts_headline_byid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'fastjson_ts_headline_byid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 COMMENT ON FUNCTION to_tsvector(fastjson) IS
 	'the lexemes of the document''s string values, in the current text search configuration';
 COMMENT ON FUNCTION to_tsvector(regconfig, fastjson) IS 'the lexemes of the document''s string values';

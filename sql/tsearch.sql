@@ -27,6 +27,11 @@ SELECT fastjson_to_tsvector('{"a":"words"}'::fastjson, '[]') AS none, fastjson_t
 SELECT fastjson_to_tsvector('{"a":"x"}'::fastjson, '{"string":true}');
 SELECT fastjson_to_tsvector('{"a":"x"}'::fastjson, '["string",1]');
 SELECT fastjson_to_tsvector('{"a":"x"}'::fastjson, '"strings"');
+SELECT fastjson_to_tsvector('{"a":"x"}'::fastjson, 'null');
+-- a nested element is not a string either (jsonb says "unexpected end of flag array", XX000)
+SELECT fastjson_to_tsvector('{"a":"x"}'::fastjson, '[["string"]]');
+-- a scalar root under a one-name filter
+SELECT fastjson_to_tsvector('"some words"'::fastjson, '"all"'), fastjson_to_tsvector('12.50'::fastjson, '"all"');
 -- U+0000 is stored, but is no text (->>'s error)
 SELECT to_tsvector('["ok","a\u0000b"]'::fastjson);
 SELECT fastjson_to_tsvector('{"a\u0000":1}'::fastjson, '["key"]');
@@ -91,7 +96,7 @@ END $$;
 SELECT setseed(0.25);
 CREATE TEMP TABLE docs AS SELECT g AS id, t::fastjson AS f, t::json AS js, t::jsonb AS j
 	FROM (SELECT g, pg_temp.ts_doc(4, false) AS t FROM generate_series(1, 1500) g) s;
-CREATE TEMP TABLE dup_docs AS SELECT g AS id, t::fastjson AS f, t::jsonb AS j
+CREATE TEMP TABLE dup_docs AS SELECT g AS id, t::fastjson AS f, t::json AS js, t::jsonb AS j
 	FROM (SELECT g, pg_temp.ts_doc(4, true) AS t FROM generate_series(1, 1500) g) s;
 SELECT count(*) AS docs, count(*) FILTER (WHERE to_tsvector(f) <> '') AS with_lexemes FROM docs;
 -- without duplicate keys the document order is json's: the same tsvector, positions included
@@ -109,14 +114,31 @@ SELECT count(*) FILTER (WHERE strip(to_tsvector(f)) <> strip(to_tsvector(j))) AS
 	count(*) FILTER (WHERE strip(fastjson_to_tsvector(f, '["string","boolean","key"]'))
 		<> strip(jsonb_to_tsvector(j, '["string","boolean","key"]'))) AS differ_filtered
 FROM dup_docs;
--- ts_headline: as jsonb once read as jsonb, duplicates or not
-SELECT count(*) FILTER (WHERE ts_headline(f, q)::jsonb <> ts_headline(j, q)) AS differ,
+-- ts_headline: as json's, text for text (member order, duplicate keys and number
+-- spellings kept), and as jsonb's once read as jsonb
+SELECT count(*) FILTER (WHERE ts_headline(f, q)::text <> ts_headline(js, q)::fastjson::text) AS differ_json,
+	count(*) FILTER (WHERE ts_headline(f, q)::jsonb <> ts_headline(j, q)) AS differ,
 	count(*) FILTER (WHERE ts_headline(f, q)::text <> f::text) AS changed
-FROM (SELECT f, j FROM docs UNION ALL SELECT f, j FROM dup_docs) d,
+FROM (SELECT f, js, j FROM docs UNION ALL SELECT f, js, j FROM dup_docs) d,
 	(VALUES (to_tsquery('fox')), (to_tsquery('dogs | runs')), (to_tsquery('lazy <-> dogs'))) AS qs(q);
 SELECT count(*) FILTER (WHERE ts_headline('simple', f, q, 'StartSel=*, StopSel=*, HighlightAll=true')::jsonb
 		<> ts_headline('simple', j, q, 'StartSel=*, StopSel=*, HighlightAll=true')) AS differ
 FROM docs, (VALUES (to_tsquery('simple', 'the'))) AS qs(q);
+
+-- repeated long strings past the first 4 kB of the tape (the parser writes
+-- string references; a copy without nulls has none, and a longer tape) and an
+-- object of more than 64 members (its key index after the members)
+CREATE TEMP TABLE refs AS SELECT ('{"pad":"' || repeat('padding ', 525) || '","a":"' || w || '","b":["' || w || '","' || w || '"],' ||
+	(SELECT string_agg('"k' || i || '":"' || CASE WHEN i % 10 = 0 THEN w ELSE 'lazy dogs ' || i END || '"', ',')
+		FROM generate_series(1, 80) i) || ',"z":"last fox"}') AS t
+	FROM (SELECT repeat('the quick brown foxes jumped ', 12) AS w) s;
+SELECT length(t) AS chars,
+	octet_length(fastjson_send(t::fastjson)) < octet_length(fastjson_send(fastjson_strip_nulls(t::fastjson))) AS has_refs,
+	to_tsvector(t::fastjson) = to_tsvector(t::json) AS same_tsvector,
+	fastjson_to_tsvector(t::fastjson, '["all"]') = json_to_tsvector(t::json, '["all"]') AS same_all,
+	strip(to_tsvector(t::fastjson)) = strip(to_tsvector(t::jsonb)) AS same_lexemes,
+	ts_headline(t::fastjson, to_tsquery('fox'))::text = ts_headline(t::json, to_tsquery('fox'))::fastjson::text AS same_headline
+FROM refs;
 
 -- documents stored in blocks and out of line read the same
 CREATE TEMP TABLE big (id int, f fastjson);
@@ -144,7 +166,20 @@ RESET enable_seqscan;
 SELECT fastjson_strip_nulls('[1,null,{"a":null,"b":[null,2]}]', true) AS in_arrays,
 	fastjson_strip_nulls('[1,null,{"a":null,"b":[null,2]}]', false) AS not_in_arrays,
 	fastjson_strip_nulls('null', true) AS null_root,
-	fastjson_strip_nulls(target => '[null,[null]]', strip_in_arrays => true) AS named;
+	fastjson_strip_nulls(target => '[null,[null]]', strip_in_arrays => true) AS named,
+	fastjson_strip_nulls(target => '{"a":null}') AS named_one;
+-- jsonb's with strip_in_arrays where the server has it (18 and later; elsewhere 0 rows compared)
+CREATE FUNCTION pg_temp.strip_in_arrays_differ() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	n bigint := 0;
+BEGIN
+	IF current_setting('server_version_num')::int >= 180000 THEN
+		EXECUTE 'SELECT count(*) FILTER (WHERE fastjson_strip_nulls(f, true)::jsonb <> jsonb_strip_nulls(j, true)) FROM dup_docs'
+			INTO n;
+	END IF;
+	RETURN n;
+END $$;
+SELECT pg_temp.strip_in_arrays_differ() AS differ_in_arrays;
 -- over the generated documents: no null is left but a null root, and without
 -- strip_in_arrays the result is jsonb_strip_nulls's
 SELECT count(*) FILTER (WHERE fastjson_strip_nulls(f, false)::text ~ 'null') AS with_nulls_in_arrays,

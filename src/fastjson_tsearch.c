@@ -14,8 +14,10 @@
  */
 #include "fastjson.h"
 #include "fastjson_funcs.h"
+#include "utf8.h"
 
 #include "commands/defrem.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "tsearch/ts_cache.h"
 #include "tsearch/ts_type.h"
@@ -295,6 +297,13 @@ add_headline(fj_builder *b, Headline *h, const uint8_t *v)
 	FunctionCall3(&h->parser->prsheadline, PointerGetDatum(&h->prs),
 				  PointerGetDatum(h->options), PointerGetDatum(h->query));
 	out = generateHeadline(&h->prs);
+	/* the string was UTF-8, but outside a UTF8 database the options' markers may not be */
+	if (GetDatabaseEncoding() != PG_UTF8 &&
+		!fj_utf8_valid((const uint8_t *) VARDATA_ANY(out), VARSIZE_ANY_EXHDR(out)))
+		ereport(ERROR,
+				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+				 errmsg("invalid byte sequence for encoding \"UTF8\""),
+				 errdetail("fastjson strings must be valid UTF-8.")));
 	fj_builder_string(b, VARDATA_ANY(out), VARSIZE_ANY_EXHDR(out));
 	pfree(out);
 }
