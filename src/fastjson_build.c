@@ -122,15 +122,21 @@ fastjson_categorize_type(Oid typoid, FjTypeCategory *cat, Oid *func)
 static void add_array(fj_builder *b, Datum array);
 static void add_composite(fj_builder *b, Datum composite);
 
-/* A string value or key; text from outside a UTF8 database is checked first. */
-static void
-add_string(fj_builder *b, const char *s, size_t len, bool key)
+void
+fastjson_check_utf8(const char *s, size_t len)
 {
 	if (GetDatabaseEncoding() != PG_UTF8 && !fj_utf8_valid((const uint8_t *) s, len))
 		ereport(ERROR,
 				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
 				 errmsg("invalid byte sequence for encoding \"UTF8\""),
 				 errdetail("fastjson strings must be valid UTF-8.")));
+}
+
+/* A string value or key; text from outside a UTF8 database is checked first. */
+static void
+add_string(fj_builder *b, const char *s, size_t len, bool key)
+{
+	fastjson_check_utf8(s, len);
 	if (key)
 		fj_builder_key(b, s, len);
 	else

@@ -10,6 +10,17 @@
 
 #include "utils/builtins.h"
 
+/* A string with U+0000 cannot be text: json's error, as for ->> (22P05). */
+static inline void
+fastjson_check_no_nul(const uint8_t *s, uint32_t len)
+{
+	if (memchr(s, '\0', len) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
+				 errmsg("unsupported Unicode escape sequence"),
+				 errdetail("\\u0000 cannot be converted to text.")));
+}
+
 /*
  * Text of a value, as ->> gives it: a string unescaped, a number as written,
  * true/false, a container as its canonical text; NULL for JSON null. A string
@@ -29,11 +40,7 @@ fastjson_value_as_text(const uint8_t *v)
 			return cstring_to_text(FJ_IMM(v[0]) == FJ_TRUE ? "true" : "false");
 		case FJ_STRING:
 			len = fj_text(v, &s);
-			if (memchr(s, '\0', len) != NULL)
-				ereport(ERROR,
-						(errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
-						 errmsg("unsupported Unicode escape sequence"),
-						 errdetail("\\u0000 cannot be converted to text.")));
+			fastjson_check_no_nul(s, len);
 			return cstring_to_text_with_len((const char *) s, (int) len);
 		case FJ_UINT:
 		case FJ_NINT:
@@ -93,6 +100,9 @@ typedef enum FjTypeCategory
 	FJ_CAT_JSONCAST,			/* a non-built-in type with a cast to json */
 	FJ_CAT_OTHER				/* its output text as a string */
 } FjTypeCategory;
+
+/* Text bound for a fastjson string or key: outside a UTF8 database, it must be UTF-8 (22021). */
+void		fastjson_check_utf8(const char *s, size_t len);
 
 /* The category of a type (domains as their base type); *func: output or cast function. */
 void		fastjson_categorize_type(Oid typoid, FjTypeCategory *cat, Oid *func);

@@ -33,6 +33,7 @@
  * keeps it, and rebuilt when the row type changes.
  */
 #include "fastjson.h"
+#include "fastjson_funcs.h"
 #include "fastjson_value.h"
 
 #include "access/htup_details.h"
@@ -245,17 +246,6 @@ is_json_null(const uint8_t *v)
 	return v[0] == FJ_TAG(FJ_LITERAL, FJ_NULL);
 }
 
-/* A string with U+0000 cannot be text: json's error, as for ->> (22P05). */
-static void
-check_no_nul(const uint8_t *s, uint32 len)
-{
-	if (memchr(s, '\0', len) != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
-				 errmsg("unsupported Unicode escape sequence"),
-				 errdetail("\\u0000 cannot be converted to text.")));
-}
-
 /* Whether the number text s[0..len) (no sign, no exponent) is a zero: "0", "0.00". */
 static bool
 is_zero(const uint8_t *s, uint32 len)
@@ -321,7 +311,7 @@ append_escaped(StringInfo out, const uint8_t *s, uint32 len)
 	uint32		i,
 				run = 0;
 
-	check_no_nul(s, len);
+	fastjson_check_no_nul(s, len);
 	appendStringInfoCharMacro(out, '"');
 	for (i = 0; i < len; i++)
 	{
@@ -450,7 +440,7 @@ input_text(const uint8_t *v)
 		case FJB_STRING:
 			/* unquoted */
 			len = fj_text(v, &t);
-			check_no_nul(t, len);
+			fastjson_check_no_nul(t, len);
 			return pnstrdup((const char *) t, len);
 		case FJB_BOOL:
 			return pstrdup(FJ_IMM(v[0]) == FJ_TRUE ? "true" : "false");

@@ -14,10 +14,8 @@
  */
 #include "fastjson.h"
 #include "fastjson_funcs.h"
-#include "utf8.h"
 
 #include "commands/defrem.h"
-#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "tsearch/ts_cache.h"
 #include "tsearch/ts_type.h"
@@ -40,11 +38,7 @@ string_bytes(const uint8_t *s, uint32 *len)
 	const uint8_t *t;
 
 	*len = fj_text(s, &t);
-	if (memchr(t, '\0', *len) != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
-				 errmsg("unsupported Unicode escape sequence"),
-				 errdetail("\\u0000 cannot be converted to text.")));
+	fastjson_check_no_nul(t, *len);
 	return (const char *) t;
 }
 
@@ -298,12 +292,7 @@ add_headline(fj_builder *b, Headline *h, const uint8_t *v)
 				  PointerGetDatum(h->options), PointerGetDatum(h->query));
 	out = generateHeadline(&h->prs);
 	/* the string was UTF-8, but outside a UTF8 database the options' markers may not be */
-	if (GetDatabaseEncoding() != PG_UTF8 &&
-		!fj_utf8_valid((const uint8_t *) VARDATA_ANY(out), VARSIZE_ANY_EXHDR(out)))
-		ereport(ERROR,
-				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
-				 errmsg("invalid byte sequence for encoding \"UTF8\""),
-				 errdetail("fastjson strings must be valid UTF-8.")));
+	fastjson_check_utf8(VARDATA_ANY(out), VARSIZE_ANY_EXHDR(out));
 	fj_builder_string(b, VARDATA_ANY(out), VARSIZE_ANY_EXHDR(out));
 	pfree(out);
 }
