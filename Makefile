@@ -44,15 +44,16 @@ ifneq ($(PGXS),)
 include $(PGXS)
 # What newer servers offer: soft input errors and jsonb's strict/unique
 # aggregates to compare with (16), COPY ON_ERROR, SQL/JSON and jsonpath's
-# conversion methods (17; before 17, .double()'s older errors), jsonpath's
+# conversion methods, jsonb_populate_record_valid (17; before 17,
+# .double()'s older errors and fastjson_populate_record_valid's), jsonpath's
 # string methods (19).
 ifeq ($(shell test $(MAJORVERSION) -ge 16 && echo y),y)
 REGRESS += soft_errors jsonb16
 endif
 ifeq ($(shell test $(MAJORVERSION) -ge 17 && echo y),y)
-REGRESS += on_error sqljson jsonpath_17
+REGRESS += on_error sqljson jsonpath_17 records_valid
 else
-REGRESS += jsonpath_16
+REGRESS += jsonpath_16 records_16
 endif
 ifeq ($(shell test $(MAJORVERSION) -ge 19 && echo y),y)
 REGRESS += jsonpath_19

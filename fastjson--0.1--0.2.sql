@@ -228,6 +228,13 @@ COMMENT ON FUNCTION fastjson_populate_record(anyelement, fastjson) IS 'a row of 
 COMMENT ON FUNCTION fastjson_populate_recordset(anyelement, fastjson) IS 'a row of the base''s type for each object of an array';
 COMMENT ON FUNCTION fastjson_to_record(fastjson) IS 'a row from an object, its type from a column definition list';
 COMMENT ON FUNCTION fastjson_to_recordset(fastjson) IS 'a row for each object of an array, their type from a column definition list';
+-- jsonb_populate_record_valid (17): whether fastjson_populate_record would
+-- make a row, the errors of the document's values answering false. Domain
+-- checks report softly from 17 only, so before 17 it raises 0A000.
+CREATE FUNCTION fastjson_populate_record_valid(base anyelement, from_json fastjson) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fastjson_populate_record_valid(anyelement, fastjson) IS
+	'whether fastjson_populate_record would make a row from the object (PostgreSQL 17 and later)';
 
 -- ---------------------------------------------------- SQL/JSON path
 

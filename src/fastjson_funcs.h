@@ -10,15 +10,19 @@
 
 #include "utils/builtins.h"
 
-/* A string with U+0000 cannot be text: json's error, as for ->> (22P05). */
-static inline void
-fastjson_check_no_nul(const uint8_t *s, uint32_t len)
+/*
+ * A string with U+0000 cannot be text: json's error, as for ->> (22P05).
+ * Returns (false) only after a soft error in escontext.
+ */
+static inline bool
+fastjson_check_no_nul(const uint8_t *s, uint32_t len, Node *escontext)
 {
 	if (memchr(s, '\0', len) != NULL)
-		ereport(ERROR,
+		ereturn(escontext, false,
 				(errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
 				 errmsg("unsupported Unicode escape sequence"),
 				 errdetail("\\u0000 cannot be converted to text.")));
+	return true;
 }
 
 /*
@@ -40,7 +44,7 @@ fastjson_value_as_text(const uint8_t *v)
 			return cstring_to_text(FJ_IMM(v[0]) == FJ_TRUE ? "true" : "false");
 		case FJ_STRING:
 			len = fj_text(v, &s);
-			fastjson_check_no_nul(s, len);
+			(void) fastjson_check_no_nul(s, len, NULL);
 			return cstring_to_text_with_len((const char *) s, (int) len);
 		case FJ_UINT:
 		case FJ_NINT:

@@ -32,6 +32,7 @@
  * domain checks) is kept in fn_extra for the rest of the query, as jsonb
  * keeps it, and rebuilt when the row type changes.
  */
+#define FASTJSON_RECORD_COMPAT
 #include "fastjson.h"
 #include "fastjson_funcs.h"
 #include "fastjson_value.h"
@@ -265,7 +266,7 @@ is_zero(const uint8_t *s, uint32 len)
  * numeric ("1e2" is "100", "1.5E-3" is "0.0015").
  */
 static void
-append_number_text(StringInfo out, const uint8_t *v)
+append_number_text(StringInfo out, const uint8_t *v, Node *escontext)
 {
 	char		buf[FJ_NUMBER_TEXT_BUF] = {0};	/* (gcc cannot see fj_number_text fill it) */
 	const uint8_t *t;
@@ -294,9 +295,9 @@ append_number_text(StringInfo out, const uint8_t *v)
 
 				len = fj_number_text(v, buf, &t);
 				s = pnstrdup((const char *) t, len);
-				num = DirectFunctionCall3(numeric_in, CStringGetDatum(s),
-										  ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
-				appendStringInfoString(out, DatumGetCString(DirectFunctionCall1(numeric_out, num)));
+				/* a number past numeric's range (1e200000) */
+				if (fjc_direct_input_call(numeric_in, s, -1, escontext, &num))
+					appendStringInfoString(out, DatumGetCString(DirectFunctionCall1(numeric_out, num)));
 				pfree(s);
 				return;
 			}
@@ -305,13 +306,14 @@ append_number_text(StringInfo out, const uint8_t *v)
 
 /* Append s[0..len) as a JSON string, escaped as jsonb escapes it. */
 static void
-append_escaped(StringInfo out, const uint8_t *s, uint32 len)
+append_escaped(StringInfo out, const uint8_t *s, uint32 len, Node *escontext)
 {
 	static const char hex[] = "0123456789abcdef";
 	uint32		i,
 				run = 0;
 
-	fastjson_check_no_nul(s, len);
+	if (!fastjson_check_no_nul(s, len, escontext))
+		return;
 	appendStringInfoCharMacro(out, '"');
 	for (i = 0; i < len; i++)
 	{
@@ -365,7 +367,7 @@ append_escaped(StringInfo out, const uint8_t *s, uint32 len)
  * ", " between items and ": " after keys, numbers as numeric_out prints them.
  */
 static void
-append_jsonb_text(StringInfo out, const uint8_t *v, FjScratch *s)
+append_jsonb_text(StringInfo out, const uint8_t *v, FjScratch *s, Node *escontext)
 {
 	const uint8_t *t;
 	uint32		len;
@@ -381,10 +383,10 @@ append_jsonb_text(StringInfo out, const uint8_t *v, FjScratch *s)
 			break;
 		case FJB_STRING:
 			len = fj_text(v, &t);
-			append_escaped(out, t, len);
+			append_escaped(out, t, len, escontext);
 			break;
 		case FJB_NUMBER:
-			append_number_text(out, v);
+			append_number_text(out, v, escontext);
 			break;
 		case FJB_ARRAY:
 			{
@@ -396,7 +398,7 @@ append_jsonb_text(StringInfo out, const uint8_t *v, FjScratch *s)
 				{
 					if (e != fj_container_members(v))
 						appendBinaryStringInfo(out, ", ", 2);
-					append_jsonb_text(out, e, s);
+					append_jsonb_text(out, e, s, escontext);
 				}
 				appendStringInfoCharMacro(out, ']');
 				break;
@@ -416,9 +418,9 @@ append_jsonb_text(StringInfo out, const uint8_t *v, FjScratch *s)
 
 					if (i > 0)
 						appendBinaryStringInfo(out, ", ", 2);
-					append_escaped(out, m->key, m->key_len);
+					append_escaped(out, m->key, m->key_len, escontext);
 					appendBinaryStringInfo(out, ": ", 2);
-					append_jsonb_text(out, value, s);
+					append_jsonb_text(out, value, s, escontext);
 				}
 				appendStringInfoCharMacro(out, '}');
 				s->top = start;
@@ -427,9 +429,13 @@ append_jsonb_text(StringInfo out, const uint8_t *v, FjScratch *s)
 	}
 }
 
-/* The text an input function gets for the (not null) value at v, as jsonb gives it. */
+/*
+ * The text an input function gets for the (not null) value at v, as jsonb
+ * gives it; NULL after a soft error in escontext (a string holding U+0000,
+ * a number past numeric's range).
+ */
 static char *
-input_text(const uint8_t *v)
+input_text(const uint8_t *v, Node *escontext)
 {
 	StringInfoData out;
 	const uint8_t *t;
@@ -440,14 +446,15 @@ input_text(const uint8_t *v)
 		case FJB_STRING:
 			/* unquoted */
 			len = fj_text(v, &t);
-			fastjson_check_no_nul(t, len);
+			if (!fastjson_check_no_nul(t, len, escontext))
+				return NULL;
 			return pnstrdup((const char *) t, len);
 		case FJB_BOOL:
 			return pstrdup(FJ_IMM(v[0]) == FJ_TRUE ? "true" : "false");
 		case FJB_NUMBER:
 			initStringInfo(&out);
-			append_number_text(&out, v);
-			return out.data;
+			append_number_text(&out, v, escontext);
+			break;
 		default:
 			{
 				FjMember	local[FJ_SCRATCH_LOCAL];
@@ -455,43 +462,53 @@ input_text(const uint8_t *v)
 
 				fj_scratch_init(&s, local);
 				initStringInfo(&out);
-				append_jsonb_text(&out, v, &s);
+				append_jsonb_text(&out, v, &s, escontext);
 				fj_scratch_free(&s);
-				return out.data;
+				break;
 			}
 	}
+	if (SOFT_ERROR_OCCURRED(escontext))
+	{
+		pfree(out.data);
+		return NULL;
+	}
+	return out.data;
 }
 
 /* -------------------------------------------------------------- values */
 
 static Datum populate_field(RecColumn *col, Oid typid, int32 typmod, const char *colname,
-							MemoryContext mcxt, Datum defaultval, const uint8_t *v, bool *isnull);
+							MemoryContext mcxt, Datum defaultval, const uint8_t *v, bool *isnull,
+							Node *escontext);
 
-/* A scalar column's value (v not null). */
+/* A scalar column's value (v not null); (Datum) 0 after a soft error. */
 static Datum
-populate_scalar(RecColumn *col, int32 typmod, const uint8_t *v)
+populate_scalar(RecColumn *col, int32 typmod, const uint8_t *v, Node *escontext)
 {
 	char	   *str;
 	size_t		len;
-	Datum		res;
+	Datum		res = (Datum) 0;
 
 	switch (col->kind)
 	{
 		case REC_FASTJSON:
 			return PointerGetDatum(fastjson_from_value(v));
 		case REC_JSONB:
+			/* jsonb refuses \u0000 and numbers past numeric's range */
 			str = fastjson_value_to_cstring(v, &len);
-			res = DirectFunctionCall1(jsonb_in, CStringGetDatum(str));
+			(void) fjc_direct_input_call(jsonb_in, str, -1, escontext, &res);
 			pfree(str);
 			return res;
 		case REC_JSON:
 			str = fastjson_value_to_cstring(v, &len);
 			break;
 		default:
-			str = input_text(v);
+			str = input_text(v, escontext);
+			if (str == NULL)
+				return (Datum) 0;
 			break;
 	}
-	res = InputFunctionCall(&col->input, str, col->ioparam, typmod);
+	(void) fjc_input_call(&col->input, str, col->ioparam, typmod, escontext, &res);
 	pfree(str);
 	return res;
 }
@@ -509,10 +526,14 @@ typedef struct RecArray
 	int		   *dims;			/* each dimension's length, -1 until known */
 	int		   *sizes;			/* elements so far at each dimension */
 	int			ndims;			/* 0 until known */
+	Node	   *escontext;		/* where a soft error goes, or NULL */
 } RecArray;
 
-/* jsonb's error for a value where an array was expected; ndim: at what depth. */
-static void
+/*
+ * jsonb's error for a value where an array was expected; ndim: at what depth.
+ * Returns (false) only after a soft error.
+ */
+static bool
 report_expected_array(RecArray *ctx, int ndim)
 {
 	StringInfoData indices;
@@ -521,11 +542,11 @@ report_expected_array(RecArray *ctx, int ndim)
 	if (ndim <= 0)
 	{
 		if (ctx->colname)
-			ereport(ERROR,
+			ereturn(ctx->escontext, false,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("expected JSON array"),
 					 errhint("See the value of key \"%s\".", ctx->colname)));
-		ereport(ERROR,
+		ereturn(ctx->escontext, false,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("expected JSON array")));
 	}
@@ -533,33 +554,37 @@ report_expected_array(RecArray *ctx, int ndim)
 	for (i = 0; i < ndim; i++)
 		appendStringInfo(&indices, "[%d]", ctx->sizes[i]);
 	if (ctx->colname)
-		ereport(ERROR,
+		ereturn(ctx->escontext, false,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("expected JSON array"),
 				 errhint("See the array element %s of key \"%s\".", indices.data, ctx->colname)));
-	ereport(ERROR,
+	ereturn(ctx->escontext, false,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 			 errmsg("expected JSON array"),
 			 errhint("See the array element %s.", indices.data)));
 }
 
-/* The number of dimensions, now known. */
-static void
+/* The number of dimensions, now known; false after a soft error. */
+static bool
 assign_ndims(RecArray *ctx, int ndims)
 {
 	int			i;
 
 	if (ndims <= 0)
-		report_expected_array(ctx, ndims);
+		return report_expected_array(ctx, ndims);
 	ctx->ndims = ndims;
 	ctx->dims = palloc(sizeof(int) * ndims);
 	ctx->sizes = palloc0(sizeof(int) * ndims);
 	for (i = 0; i < ndims; i++)
 		ctx->dims[i] = -1;
+	return true;
 }
 
-/* A sub-array of dimension ndim (0-based) is done: its length must match its siblings'. */
-static void
+/*
+ * A sub-array of dimension ndim (0-based) is done: its length must match its
+ * siblings'; false after a soft error.
+ */
+static bool
 check_dimension(RecArray *ctx, int ndim)
 {
 	int			len = ctx->sizes[ndim];
@@ -567,34 +592,40 @@ check_dimension(RecArray *ctx, int ndim)
 	if (ctx->dims[ndim] == -1)
 		ctx->dims[ndim] = len;
 	else if (ctx->dims[ndim] != len)
-		ereport(ERROR,
+		ereturn(ctx->escontext, false,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("malformed JSON array"),
 				 errdetail("Multidimensional arrays must have sub-arrays with matching dimensions.")));
 	ctx->sizes[ndim] = 0;
 	if (ndim > 0)
 		ctx->sizes[ndim - 1]++;
+	return true;
 }
 
-/* One element, at depth ndim (1-based). */
-static void
+/* One element, at depth ndim (1-based); false after a soft error. */
+static bool
 add_element(RecArray *ctx, int ndim, const uint8_t *v)
 {
 	bool		isnull;
 	Datum		d = populate_field(ctx->col->io.array.element, ctx->col->io.array.type,
-								   ctx->col->io.array.typmod, NULL, ctx->mcxt, (Datum) 0, v, &isnull);
+								   ctx->col->io.array.typmod, NULL, ctx->mcxt, (Datum) 0, v, &isnull,
+								   ctx->escontext);
 
+	if (SOFT_ERROR_OCCURRED(ctx->escontext))
+		return false;
 	accumArrayResult(ctx->astate, d, isnull, ctx->col->io.array.type, ctx->acxt);
 	ctx->sizes[ndim - 1]++;
+	return true;
 }
 
 /*
  * The JSON array v at depth ndim (1-based): jsonb's populate_array_dim_jsonb.
  * The number of dimensions is fixed by the first path of first elements: it
  * is the depth of the first element that is not an array (or of the first
- * empty array); deeper values are elements, whatever they are.
+ * empty array); deeper values are elements, whatever they are. False after a
+ * soft error.
  */
-static void
+static bool
 populate_array_dim(RecArray *ctx, const uint8_t *v, int ndim)
 {
 	const uint8_t *e,
@@ -602,27 +633,29 @@ populate_array_dim(RecArray *ctx, const uint8_t *v, int ndim)
 
 	check_stack_depth();
 	if (FJ_TYPE(v[0]) != FJ_ARRAY)
-		report_expected_array(ctx, ndim - 1);
+		return report_expected_array(ctx, ndim - 1);
 	e = fj_container_members(v);
 	end = fj_container_members_end(v);
-	if (ctx->ndims <= 0 && (e == end || FJ_TYPE(e[0]) != FJ_ARRAY))
-		assign_ndims(ctx, ndim);
+	if (ctx->ndims <= 0 && (e == end || FJ_TYPE(e[0]) != FJ_ARRAY) && !assign_ndims(ctx, ndim))
+		return false;
 	for (; e < end; e += fj_value_size(e))
 	{
 		CHECK_FOR_INTERRUPTS();
 		if (ctx->ndims > 0 && ndim >= ctx->ndims)
-			add_element(ctx, ndim, e);
-		else
 		{
-			populate_array_dim(ctx, e, ndim + 1);
-			check_dimension(ctx, ndim);
+			if (!add_element(ctx, ndim, e))
+				return false;
 		}
+		else if (!populate_array_dim(ctx, e, ndim + 1) || !check_dimension(ctx, ndim))
+			return false;
 	}
+	return true;
 }
 
 /* An array column's value from the JSON array v. */
 static Datum
-populate_array(RecColumn *col, const char *colname, MemoryContext mcxt, const uint8_t *v)
+populate_array(RecColumn *col, const char *colname, MemoryContext mcxt, const uint8_t *v,
+			   Node *escontext)
 {
 	RecArray	ctx;
 	int		   *lbs;
@@ -635,7 +668,9 @@ populate_array(RecColumn *col, const char *colname, MemoryContext mcxt, const ui
 	ctx.acxt = CurrentMemoryContext;
 	ctx.astate = initArrayResult(col->io.array.type, ctx.acxt, true);
 	ctx.colname = colname;
-	populate_array_dim(&ctx, v, 1);
+	ctx.escontext = escontext;
+	if (!populate_array_dim(&ctx, v, 1))
+		return (Datum) 0;
 	ctx.dims[0] = ctx.sizes[0];
 	lbs = palloc(sizeof(int) * ctx.ndims);
 	for (i = 0; i < ctx.ndims; i++)
@@ -674,11 +709,12 @@ record_columns(RecRecord **record_p, TupleDesc tupdesc, MemoryContext mcxt)
 
 /*
  * A row of type tupdesc from the object obj: each column from the member of
- * its name; defaultval (or NULL) gives the columns the object lacks.
+ * its name; defaultval (or NULL) gives the columns the object lacks. NULL
+ * after a soft error in escontext.
  */
 static HeapTupleHeader
 populate_record(TupleDesc tupdesc, RecRecord **record_p, HeapTupleHeader defaultval,
-				MemoryContext mcxt, const uint8_t *obj)
+				MemoryContext mcxt, const uint8_t *obj, Node *escontext)
 {
 	int			n = tupdesc->natts;
 	RecRecord  *record;
@@ -725,7 +761,13 @@ populate_record(TupleDesc tupdesc, RecRecord **record_p, HeapTupleHeader default
 		if (defaultval && v == NULL)
 			continue;
 		values[i] = populate_field(&record->columns[i], att->atttypid, att->atttypmod, colname,
-								   mcxt, nulls[i] ? (Datum) 0 : values[i], v, &nulls[i]);
+								   mcxt, nulls[i] ? (Datum) 0 : values[i], v, &nulls[i], escontext);
+		if (SOFT_ERROR_OCCURRED(escontext))
+		{
+			pfree(values);
+			pfree(nulls);
+			return NULL;
+		}
 	}
 	res = heap_form_tuple(tupdesc, values, nulls);
 	pfree(values);
@@ -735,37 +777,44 @@ populate_record(TupleDesc tupdesc, RecRecord **record_p, HeapTupleHeader default
 
 /*
  * A composite value (of type typid: a row type, a domain over one, or RECORD)
- * from v, which must be an object unless *isnull.
+ * from v, which must be an object unless *isnull; (Datum) 0 after a soft
+ * error in escontext.
  */
 static Datum
 populate_composite(RecComposite *io, Oid typid, MemoryContext mcxt, HeapTupleHeader defaultval,
-				   const uint8_t *v, bool *isnull)
+				   const uint8_t *v, bool *isnull, Node *escontext)
 {
 	Datum		result = (Datum) 0;
 
 	update_tupdesc(io, mcxt);
 	if (!*isnull)
 	{
+		HeapTupleHeader row;
+
 		if (FJ_TYPE(v[0]) != FJ_OBJECT)
-			ereport(ERROR,
+			ereturn(escontext, (Datum) 0,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("cannot call %s on %s", "populate_composite",
 							FJ_TYPE(v[0]) == FJ_ARRAY ? "an array" : "a scalar")));
-		result = HeapTupleHeaderGetDatum(populate_record(io->tupdesc, &io->record, defaultval,
-														 mcxt, v));
+		row = populate_record(io->tupdesc, &io->record, defaultval, mcxt, v, escontext);
+		if (row == NULL)
+			return (Datum) 0;
+		result = HeapTupleHeaderGetDatum(row);
 	}
-	if (typid != io->base_typid && typid != RECORDOID)
-		domain_check(result, *isnull, typid, &io->domain_info, mcxt);
+	if (typid != io->base_typid && typid != RECORDOID &&
+		!fjc_domain_check(result, *isnull, typid, &io->domain_info, mcxt, escontext))
+		return (Datum) 0;
 	return result;
 }
 
 /*
  * The value of a column (or array element) of type typid/typmod from v (NULL:
- * the key is missing); jsonb's populate_record_field.
+ * the key is missing); jsonb's populate_record_field. After a soft error in
+ * escontext the result means nothing.
  */
 static Datum
 populate_field(RecColumn *col, Oid typid, int32 typmod, const char *colname, MemoryContext mcxt,
-			   Datum defaultval, const uint8_t *v, bool *isnull)
+			   Datum defaultval, const uint8_t *v, bool *isnull, Node *escontext)
 {
 	RecTypeCat	cat;
 
@@ -784,22 +833,28 @@ populate_field(RecColumn *col, Oid typid, int32 typmod, const char *colname, Mem
 	switch (cat)
 	{
 		case REC_SCALAR:
-			return populate_scalar(col, typmod, v);
+			return populate_scalar(col, typmod, v, escontext);
 		case REC_ARRAY:
-			return populate_array(col, colname, mcxt, v);
+			return populate_array(col, colname, mcxt, v, escontext);
 		case REC_COMPOSITE:
 		case REC_COMPOSITE_DOMAIN:
 			return populate_composite(&col->io.composite, typid, mcxt,
 									  DatumGetPointer(defaultval) ? DatumGetHeapTupleHeader(defaultval) : NULL,
-									  v, isnull);
+									  v, isnull, escontext);
 		case REC_DOMAIN:
 			{
 				Datum		res = (Datum) 0;
 
 				if (!*isnull)
+				{
 					res = populate_field(col->io.domain.base, col->io.domain.typid,
-										 col->io.domain.typmod, colname, mcxt, (Datum) 0, v, isnull);
-				domain_check(res, *isnull, typid, &col->io.domain.domain_info, mcxt);
+										 col->io.domain.typmod, colname, mcxt, (Datum) 0, v, isnull,
+										 escontext);
+					if (SOFT_ERROR_OCCURRED(escontext))
+						return (Datum) 0;
+				}
+				(void) fjc_domain_check(res, *isnull, typid, &col->io.domain.domain_info, mcxt,
+										escontext);
 				return res;
 			}
 	}
@@ -881,9 +936,12 @@ record_setup(FunctionCallInfo fcinfo, const char *fname, bool have_base, HeapTup
 	return cache;
 }
 
-/* fastjson_populate_record and fastjson_to_record. */
+/*
+ * fastjson_populate_record and fastjson_to_record; with escontext, whether
+ * the row could be made (fastjson_populate_record_valid).
+ */
 static Datum
-record_worker(FunctionCallInfo fcinfo, const char *fname, bool have_base)
+record_worker(FunctionCallInfo fcinfo, const char *fname, bool have_base, Node *escontext)
 {
 	int			json_arg = have_base ? 1 : 0;
 	HeapTupleHeader base;
@@ -900,7 +958,7 @@ record_worker(FunctionCallInfo fcinfo, const char *fname, bool have_base)
 	}
 	d = PG_GETARG_FASTJSON_P(json_arg);
 	result = populate_composite(&cache->c.io.composite, cache->argtype, cache->mcxt, base,
-								FJ_ROOT(d), &isnull);
+								FJ_ROOT(d), &isnull, escontext);
 	PG_RETURN_DATUM(result);
 }
 
@@ -910,7 +968,33 @@ PG_FUNCTION_INFO_V1(fastjson_populate_record);
 Datum
 fastjson_populate_record(PG_FUNCTION_ARGS)
 {
-	return record_worker(fcinfo, "fastjson_populate_record", true);
+	return record_worker(fcinfo, "fastjson_populate_record", true, NULL);
+}
+
+PG_FUNCTION_INFO_V1(fastjson_populate_record_valid);
+
+/*
+ * fastjson_populate_record_valid(base, doc): jsonb_populate_record_valid
+ * (17), whether fastjson_populate_record would make a row. The errors of the
+ * document's values (their types' input functions, domain checks, array
+ * shapes, an object where a row is wanted) answer false; the others, such as
+ * a base that is not a row, are raised. Before 17 a domain check cannot
+ * report softly, so it is an error there.
+ */
+Datum
+fastjson_populate_record_valid(PG_FUNCTION_ARGS)
+{
+#if FJC_SOFT_RECORDS
+	ErrorSaveContext escontext = {.type = T_ErrorSaveContext};
+
+	(void) record_worker(fcinfo, "fastjson_populate_record", true, (Node *) &escontext);
+	PG_RETURN_BOOL(!escontext.error_occurred);
+#else
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("fastjson_populate_record_valid requires PostgreSQL 17 or later")));
+	PG_RETURN_NULL();
+#endif
 }
 
 PG_FUNCTION_INFO_V1(fastjson_to_record);
@@ -919,7 +1003,7 @@ PG_FUNCTION_INFO_V1(fastjson_to_record);
 Datum
 fastjson_to_record(PG_FUNCTION_ARGS)
 {
-	return record_worker(fcinfo, "fastjson_to_record", false);
+	return record_worker(fcinfo, "fastjson_to_record", false, NULL);
 }
 
 /* fastjson_populate_recordset and fastjson_to_recordset: one row per object of an array. */
@@ -978,7 +1062,7 @@ recordset_worker(FunctionCallInfo fcinfo, const char *fname, bool have_base)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("argument of %s must be an array of objects", fname)));
 		update_tupdesc(io, cache->mcxt);
-		row = populate_record(io->tupdesc, &io->record, base, cache->mcxt, e);
+		row = populate_record(io->tupdesc, &io->record, base, cache->mcxt, e, NULL);
 		if (cache->c.cat == REC_COMPOSITE_DOMAIN)
 			domain_check(HeapTupleHeaderGetDatum(row), false, cache->argtype, &io->domain_info,
 						 cache->mcxt);

@@ -38,7 +38,7 @@ string_bytes(const uint8_t *s, uint32 *len)
 	const uint8_t *t;
 
 	*len = fj_text(s, &t);
-	fastjson_check_no_nul(t, *len);
+	(void) fastjson_check_no_nul(t, *len, NULL);
 	return (const char *) t;
 }
 

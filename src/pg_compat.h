@@ -23,6 +23,7 @@
 #include "nodes/miscnodes.h"
 #else
 #define errsave(context, ...) do { (void) (context); ereport(ERROR, __VA_ARGS__); } while (0)
+#define ereturn(context, dummy_value, ...) do { errsave(context, __VA_ARGS__); return dummy_value; } while (0)
 #define SOFT_ERROR_OCCURRED(escontext) false
 #endif
 
@@ -86,6 +87,66 @@ fj_toast_snapshot(SnapshotData *data)
 #endif
 
 #endif							/* FASTJSON_PG_COMPAT_TOAST_H */
+
+/* ================================================== Rows from objects
+ *
+ * What src/fastjson_record.c needs to fill a row softly
+ * (fastjson_populate_record_valid); active where FASTJSON_RECORD_COMPAT is
+ * defined first. Input functions report softly from 16, domain checks from 17
+ * (domain_check_safe), so the function answers from 17, as jsonb's; before,
+ * these raise every error, which is all that the other callers, passing no
+ * escontext, ask of them.
+ */
+#if defined(FASTJSON_RECORD_COMPAT) && !defined(FASTJSON_PG_COMPAT_RECORD_H)
+#define FASTJSON_PG_COMPAT_RECORD_H
+
+#include "utils/builtins.h"
+
+#define FJC_SOFT_RECORDS (PG_VERSION_NUM >= 170000)
+
+/* An input function through its FmgrInfo; false after a soft error. */
+static inline bool
+fjc_input_call(FmgrInfo *flinfo, char *s, Oid ioparam, int32 typmod, Node *escontext,
+			   Datum *result)
+{
+#if PG_VERSION_NUM >= 160000
+	return InputFunctionCallSafe(flinfo, s, ioparam, typmod, escontext, result);
+#else
+	(void) escontext;
+	*result = InputFunctionCall(flinfo, s, ioparam, typmod);
+	return true;
+#endif
+}
+
+/* A built-in input function (numeric_in, jsonb_in); false after a soft error. */
+static inline bool
+fjc_direct_input_call(PGFunction func, char *s, int32 typmod, Node *escontext, Datum *result)
+{
+#if PG_VERSION_NUM >= 160000
+	return DirectInputFunctionCallSafe(func, s, InvalidOid, typmod, escontext, result);
+#else
+	(void) escontext;
+	*result = DirectFunctionCall3(func, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid),
+								  Int32GetDatum(typmod));
+	return true;
+#endif
+}
+
+/* A domain's constraints on a value; false after a soft error. */
+static inline bool
+fjc_domain_check(Datum value, bool isnull, Oid domain, void **extra, MemoryContext mcxt,
+				 Node *escontext)
+{
+#if FJC_SOFT_RECORDS
+	return domain_check_safe(value, isnull, domain, extra, mcxt, escontext);
+#else
+	(void) escontext;
+	domain_check(value, isnull, domain, extra, mcxt);
+	return true;
+#endif
+}
+
+#endif							/* FASTJSON_RECORD_COMPAT */
 
 /* ================================================== SQL/JSON path (jsonpath)
  *
