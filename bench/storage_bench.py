@@ -18,6 +18,13 @@ environment (PGHOST, PGPORT, PGUSER) and an NDJSON file the server can read:
 The tables stay in shared buffers when they fit (the default cluster's
 256 MB holds these logs), so the scan row measures reading the heap from
 there; the heap sizes say what a scan from disk or the page cache reads.
+
+With `--variants levels` the tables are jsonb and fastjson loaded at
+`fastjson.compression_level` 1 (the default, LZ4's fast mode), 2 and 9 (LZ4
+HC), and `--copy-reps N` loads each table N times, the tables interleaved
+in a rotating order, and reports the best (median) load:
+
+    bench/storage_bench.py --log corpus --file /tmp/corpus.ndjson --variants levels --copy-reps 3 --reps 7
 """
 import argparse
 import sys
@@ -47,8 +54,13 @@ QUERIES = {
     ],
 }
 
-VARIANTS = [("jsonb", "jsonb", None), ("fastjson (extended)", "fastjson", None),
-            ("fastjson main", "fastjson", "main"), ("fastjson external", "fastjson", "external")]
+# (name, type, storage, fastjson.compression_level)
+VARIANTS = {
+    "storage": [("jsonb", "jsonb", None, None), ("fastjson (extended)", "fastjson", None, None),
+                ("fastjson main", "fastjson", "main", None), ("fastjson external", "fastjson", "external", None)],
+    "levels": [("jsonb", "jsonb", None, None), ("fastjson level 1", "fastjson", None, 1),
+               ("fastjson level 2", "fastjson", None, 2), ("fastjson level 9", "fastjson", None, 9)],
+}
 
 
 def main():
@@ -56,24 +68,36 @@ def main():
     ap.add_argument("--log", choices=sorted(QUERIES), required=True)
     ap.add_argument("--file", required=True, help="NDJSON file the server can read")
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--variants", choices=sorted(VARIANTS), default="storage")
+    ap.add_argument("--copy-reps", type=int, default=1, help="loads of each table, interleaved")
     args = ap.parse_args()
+    variants = VARIANTS[args.variants]
     conn = psycopg.connect(autocommit=True)
     cur = conn.cursor()
     cur.execute("CREATE EXTENSION IF NOT EXISTS fastjson")
     cur.execute("SET max_parallel_workers_per_gather = 0")
-    tables = []
+    tables = ["storage_bench_%d" % i for i in range(len(variants))]
+    copy_s = {t: [] for t in tables}
+    for r in range(args.copy_reps):
+        for j in range(len(variants)):
+            i = (r + j) % len(variants)
+            name, typ, storage, level = variants[i]
+            tab = tables[i]
+            cur.execute("DROP TABLE IF EXISTS %s" % tab)
+            cur.execute("CREATE TABLE %s (doc %s)" % (tab, typ))
+            if storage:
+                cur.execute("ALTER TABLE %s ALTER COLUMN doc SET STORAGE %s" % (tab, storage))
+            if level:
+                cur.execute("SET fastjson.compression_level = %d" % level)
+            cur.execute("CHECKPOINT")
+            t0 = time.perf_counter()
+            cur.execute(sql.SQL("COPY {} (doc) FROM {} " + COPY_OPTS).format(sql.Identifier(tab),
+                                                                             sql.Literal(args.file)))
+            copy_s[tab].append(time.perf_counter() - t0)
+            cur.execute("RESET fastjson.compression_level")
     print("| table | COPY s | heap MB | total MB | sum of pg_column_size MB | values out of line | compressed by PostgreSQL |")
     print("|---|--:|--:|--:|--:|--:|--:|")
-    for i, (name, typ, storage) in enumerate(VARIANTS):
-        tab = "storage_bench_%d" % i
-        tables.append(tab)
-        cur.execute("DROP TABLE IF EXISTS %s" % tab)
-        cur.execute("CREATE TABLE %s (doc %s)" % (tab, typ))
-        if storage:
-            cur.execute("ALTER TABLE %s ALTER COLUMN doc SET STORAGE %s" % (tab, storage))
-        t0 = time.perf_counter()
-        cur.execute(sql.SQL("COPY {} (doc) FROM {} " + COPY_OPTS).format(sql.Identifier(tab), sql.Literal(args.file)))
-        copy_s = time.perf_counter() - t0
+    for (name, typ, storage, level), tab in zip(variants, tables):
         cur.execute("VACUUM ANALYZE %s" % tab)
         cur.execute("SELECT pg_relation_size(%s), pg_total_relation_size(%s), "
                     "(SELECT sum(pg_column_size(doc)) FROM " + tab + "), "
@@ -84,13 +108,15 @@ def main():
         out = cur.fetchone()[0]
         cur.execute("SELECT count(*) FROM %s WHERE pg_column_compression(doc) IS NOT NULL" % tab)
         compressed = cur.fetchone()[0]
-        print("| %s | %.2f | %.1f | %.1f | %.1f | %d | %d |" % (name, copy_s, heap / 1e6, total / 1e6, col / 1e6, out,
-                                                         compressed))
+        c = sorted(copy_s[tab])
+        print("| %s | %.2f%s | %.1f | %.1f | %.1f | %d | %d |" % (
+            name, c[0], " (%.2f)" % c[len(c) // 2] if len(c) > 1 else "", heap / 1e6, total / 1e6, col / 1e6, out,
+            compressed))
     print()
     print("Serial, best (median) of %d interleaved runs, ms; ratio of bests to jsonb's." % args.reps)
     print()
-    print("| query | " + " | ".join(n for n, _, _ in VARIANTS) + " |")
-    print("|---|" + "--:|" * len(VARIANTS))
+    print("| query | " + " | ".join(v[0] for v in variants) + " |")
+    print("|---|" + "--:|" * len(variants))
     for label, query in QUERIES[args.log]:
         times = {t: [] for t in tables}
         results = {}

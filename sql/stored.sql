@@ -400,3 +400,30 @@ SELECT id,
 FROM pending_stored JOIN pending_src USING (id) ORDER BY id;
 SELECT count(*) AS lines, sum((d ->> 'seq')::int) AS seq_sum, min(fastjson_storage_form(d)) AS form
 FROM fastjson_ndjson((SELECT string_agg(txt, e'\n') FROM pending_src)) d;
+
+-- fastjson.compression_level: LZ4 HC's levels (2 to 12) store the same
+-- documents smaller than LZ4's fast mode (1, the default), and they read
+-- back the same, whole and by lookup
+SHOW fastjson.compression_level;
+CREATE TEMP TABLE level_src AS
+SELECT g AS id, '{"seq":' || g || ',"items":[' || (SELECT string_agg(format('{"sku":"SKU-%s","name":"item %s of order %s","qty":%s}',
+	(g * i) % 97, i, g, i % 7), ',') FROM generate_series(1, 40 + 3 * g) i) || '],"end":true}' AS txt
+FROM generate_series(1, 30) g;
+CREATE TEMP TABLE level_1 AS SELECT id, txt::fastjson AS doc FROM level_src;
+SET fastjson.compression_level = 2;
+CREATE TEMP TABLE level_2 AS SELECT id, txt::fastjson AS doc FROM level_src;
+SET fastjson.compression_level = 12;
+CREATE TEMP TABLE level_12 AS SELECT id, txt::fastjson AS doc FROM level_src;
+RESET fastjson.compression_level;
+SELECT count(*) AS documents,
+	count(*) FILTER (WHERE fastjson_storage_form(a.doc) = 'blocks' AND fastjson_storage_form(b.doc) = 'blocks'
+		AND fastjson_storage_form(c.doc) = 'blocks') AS in_blocks_at_every_level,
+	count(*) FILTER (WHERE b.doc::text = s.txt AND c.doc::text = s.txt) AS same_text,
+	count(*) FILTER (WHERE b.doc #>> '{items,-1,name}' = a.doc #>> '{items,-1,name}'
+		AND c.doc -> 'items' -> 20 = a.doc -> 'items' -> 20 AND (c.doc ->> 'end')::boolean
+		AND b.doc @> '{"items":[{"qty":6}]}' AND b.doc = a.doc AND fastjson_hash(c.doc) = fastjson_hash(a.doc)) AS same_lookups,
+	sum(pg_column_size(b.doc)) < sum(pg_column_size(a.doc)) AS level_2_smaller,
+	sum(pg_column_size(c.doc)) <= sum(pg_column_size(b.doc)) AS level_12_no_larger
+FROM level_src s JOIN level_1 a USING (id) JOIN level_2 b USING (id) JOIN level_12 c USING (id);
+SET fastjson.compression_level = 0;
+SET fastjson.compression_level = 13;

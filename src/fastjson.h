@@ -188,6 +188,7 @@ struct varlena *fastjson_toast_fetch(FunctionCallInfo fcinfo, Datum datum);
 /* fastjson_module.c */
 extern const fj_allocator fastjson_palloc_allocator;
 extern int	fastjson_max_depth;
+extern int	fastjson_compression_level;	/* fastjson.compression_level: tape_store.h's level */
 extern const fj_kernel *fastjson_kernel;
 
 /* fj_buf_reserve and fj_buf_push in CurrentMemoryContext; failure is an error. */

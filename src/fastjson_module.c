@@ -4,6 +4,7 @@
  * the functions that show the SIMD kernels.
  */
 #include "fastjson.h"
+#include "tape_store.h"
 
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -15,6 +16,7 @@
 FASTJSON_MODULE_MAGIC;
 
 int			fastjson_max_depth = FJ_DEFAULT_MAX_DEPTH;
+int			fastjson_compression_level = FJ_STORE_LEVEL_FAST;
 const fj_kernel *fastjson_kernel;
 static char *fastjson_simd_setting;
 
@@ -139,6 +141,16 @@ _PG_init(void)
 							&fastjson_max_depth,
 							FJ_DEFAULT_MAX_DEPTH,
 							1, 10000000,
+							PGC_USERSET,
+							0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("fastjson.compression_level",
+							"Compression level of large fastjson values as they are stored.",
+							"1 (the default) is LZ4's fast mode; 2 to 12 are LZ4 HC's levels, which "
+							"store values smaller and take longer to. Every level is read the same way.",
+							&fastjson_compression_level,
+							FJ_STORE_LEVEL_FAST,
+							FJ_STORE_LEVEL_FAST, FJ_STORE_LEVEL_MAX,
 							PGC_USERSET,
 							0,
 							NULL, NULL, NULL);

@@ -23,7 +23,8 @@ stored_form(const Fastjson *d)
 	fj_buf		out;
 
 	if (FJ_TAPE_LEN(d) < FJ_STORE_MIN ||
-		!fj_store_encode(FJ_TAPE(d), FJ_TAPE_LEN(d), &fastjson_palloc_allocator, VARHDRSZ, &out))
+		!fj_store_encode(FJ_TAPE(d), FJ_TAPE_LEN(d), fastjson_compression_level, &fastjson_palloc_allocator,
+						 VARHDRSZ, &out))
 		return NULL;
 	SET_VARSIZE(out.data, out.len);
 	return (Fastjson *) out.data;

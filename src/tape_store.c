@@ -6,6 +6,7 @@
 #include "tape.h"
 
 #include <lz4.h>
+#include <lz4hc.h>
 #include <string.h>
 
 /* The size of block i of blocks of 2^log2 bytes holding len bytes of a tape. */
@@ -156,8 +157,29 @@ worth_trying(const uint8_t *tape)
 	return c > 0 && c <= FJ_STORE_PROBE - FJ_STORE_PROBE / 8;
 }
 
+/*
+ * One block of n bytes at src compressed into dst (room for
+ * LZ4_compressBound(n)) at the level: its size, or 0 when LZ4 failed (the
+ * HC state could not be allocated, say). Each block is compressed on its
+ * own, with nothing of the one before as history, at every level.
+ */
+static int
+compress_block(const char *src, char *dst, int n, int level)
+{
+	static LZ4_streamHC_t *hc;
+
+	if (level <= FJ_STORE_LEVEL_FAST)
+		return LZ4_compress_default(src, dst, n, LZ4_compressBound(n));
+	if (hc == NULL && (hc = LZ4_createStreamHC()) == NULL)
+		return 0;
+	/* forgets the last block without clearing the tables (LZ4's own fast reset) */
+	LZ4_resetStreamHC_fast(hc, level > FJ_STORE_LEVEL_MAX ? FJ_STORE_LEVEL_MAX : level);
+	return LZ4_compress_HC_continue(hc, src, dst, n, LZ4_compressBound(n));
+}
+
 bool
-fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t prefix, fj_buf *out)
+fj_store_encode(const uint8_t *tape, size_t len, int level, const fj_allocator *a, size_t prefix,
+				fj_buf *out)
 {
 	uint32_t	nblocks,
 				i,
@@ -206,7 +228,7 @@ fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t p
 	{
 		uint32_t	n = block_size(blocks_len, FJ_STORE_BLOCK_LOG2, i);
 		const char *src = (const char *) tape + ((size_t) i << FJ_STORE_BLOCK_LOG2);
-		int			c = LZ4_compress_default(src, (char *) data + end, (int) n, LZ4_compressBound((int) n));
+		int			c = compress_block(src, (char *) data + end, (int) n, level);
 
 		if (c > 0 && (uint32_t) c < n)
 			end += (uint32_t) c;

@@ -53,6 +53,8 @@
 #define FJ_STORE_MIN 800		/* shorter tapes are stored as they are */
 #define FJ_STORE_SMALL 2000		/* shorter tapes: in blocks only when a quarter smaller */
 #define FJ_STORE_PROBE 256		/* ... and tried only when LZ4 makes their first bytes an eighth smaller */
+#define FJ_STORE_LEVEL_FAST 1	/* the compression level: LZ4's fast mode ... */
+#define FJ_STORE_LEVEL_MAX 12	/* ... 2 to 12: LZ4 HC at that level (the same blocks, read the same way) */
 
 /* Whether the first byte of a datum's payload says it is a stored tape. */
 static inline bool
@@ -99,10 +101,15 @@ fj_store_block_of(const fj_stored *s, size_t off)
  * released) when the stored form would not be at least an eighth smaller
  * (a quarter, for a tape under FJ_STORE_SMALL bytes, which is not tried at
  * all unless its first FJ_STORE_PROBE bytes compress by an eighth), or on an
- * allocation failure: the tape is then kept as it is.
+ * allocation failure: the tape is then kept as it is. level: the blocks'
+ * compression, FJ_STORE_LEVEL_FAST (LZ4) to FJ_STORE_LEVEL_MAX (LZ4 HC);
+ * every level writes blocks that any LZ4 decoder reads, so it changes how
+ * long storing takes and how small the value is, never how it is read. The
+ * HC levels keep one LZ4 HC state for the process (about 256 kB, allocated
+ * with malloc on first use), so they are not for concurrent threads.
  */
-bool		fj_store_encode(const uint8_t *tape, size_t len, const fj_allocator *a, size_t prefix,
-							fj_buf *out);
+bool		fj_store_encode(const uint8_t *tape, size_t len, int level, const fj_allocator *a,
+							size_t prefix, fj_buf *out);
 
 /*
  * Read the header of a stored tape of len bytes, checking every field, the

@@ -187,6 +187,9 @@ stored_lookup(const fj_stored *s, uint8_t *tape, uint16_t *have, const char *key
 	}
 }
 
+/* The compression level check_tape stores at (test_levels sets others). */
+static int	store_level = FJ_STORE_LEVEL_FAST;
+
 /* Store, open and decode a tape; look up every root key (and a missing one) block by block. */
 static void
 check_tape(const char *name, const uint8_t *t, size_t len)
@@ -202,7 +205,7 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 	/* the most a stored form may take: an eighth less than the tape, a quarter under FJ_STORE_SMALL */
 	size_t		most = len - len / (len < FJ_STORE_SMALL ? 4 : 8);
 
-	if (!fj_store_encode(t, len, &fj_malloc_allocator, 3, &st))
+	if (!fj_store_encode(t, len, store_level, &fj_malloc_allocator, 3, &st))
 	{
 		/*
 		 * Kept as it is: short; under FJ_STORE_SMALL bytes, its first
@@ -217,6 +220,8 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 			LZ4_compress_default((const char *) t, probe, FJ_STORE_PROBE, (int) sizeof(probe)) >
 			FJ_STORE_PROBE - FJ_STORE_PROBE / 8;
 
+		if (store_level != FJ_STORE_LEVEL_FAST)
+			return;				/* store_by_hand compresses as the fast level does */
 		if (len >= FJ_STORE_MIN && !probed_out)
 			free(store_by_hand(t, len, 1, NULL, 0, 0, FJ_STORE_BLOCK_LOG2, &hand_len));
 		CHECKF(len < FJ_STORE_MIN || probed_out ||
@@ -388,7 +393,7 @@ test_generated(void)
 			uint8_t    *t = parse(b.s, b.len, &tlen);
 			fj_buf		st;
 
-			if (t && fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st))
+			if (t && fj_store_encode(t, tlen, FJ_STORE_LEVEL_FAST, &fj_malloc_allocator, 0, &st))
 			{
 				stored++;
 				fj_buf_release(&fj_malloc_allocator, &st);
@@ -420,9 +425,9 @@ test_incompressible(void)
 	}
 	t_put(&b, "\"", 1);
 	t = parse(b.s, b.len, &tlen);
-	CHECK(t && !fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st));
+	CHECK(t && !fj_store_encode(t, tlen, FJ_STORE_LEVEL_FAST, &fj_malloc_allocator, 0, &st));
 	/* short tapes are never stored */
-	CHECK(!fj_store_encode((const uint8_t *) "\x03\x00\x00", 3, &fj_malloc_allocator, 0, &st));
+	CHECK(!fj_store_encode((const uint8_t *) "\x03\x00\x00", 3, FJ_STORE_LEVEL_FAST, &fj_malloc_allocator, 0, &st));
 	free(t);
 	free(b.s);
 }
@@ -433,7 +438,7 @@ stores(const char *json, size_t len, size_t *tlen)
 {
 	uint8_t    *t = parse(json, len, tlen);
 	fj_buf		st;
-	bool		stored = t && fj_store_encode(t, *tlen, &fj_malloc_allocator, 0, &st);
+	bool		stored = t && fj_store_encode(t, *tlen, FJ_STORE_LEVEL_FAST, &fj_malloc_allocator, 0, &st);
 
 	CHECKF(t != NULL, "%.40s... does not parse", json);
 	if (stored)
@@ -618,7 +623,7 @@ test_root_keys(void)
 		/* n members; a large, compressible value in the middle, small ones after it */
 		put_root_with_large_member(&b, n, keys, 1000);
 		t = parse(b.s, b.len, &tlen);
-		CHECKF(t && fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st), "root of %zu: stored", n);
+		CHECKF(t && fj_store_encode(t, tlen, FJ_STORE_LEVEL_FAST, &fj_malloc_allocator, 0, &st), "root of %zu: stored", n);
 		if (!t)
 			continue;
 		/* the members after the large one are the tail: key and value, 1 + klen + 2 bytes each */
@@ -791,7 +796,7 @@ check_stored_header(const char *name, const char *json, size_t len, int method, 
 	fj_stored	s;
 	fj_error	err;
 
-	CHECKF(t && fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st), "%s: stored", name);
+	CHECKF(t && fj_store_encode(t, tlen, FJ_STORE_LEVEL_FAST, &fj_malloc_allocator, 0, &st), "%s: stored", name);
 	if (!t)
 		return;
 	CHECKF(st.data[7] == method && fj_store_open(st.data, st.len, &s, &err) == FJ_OK && s.nroot_keys == nkeys &&
@@ -930,7 +935,7 @@ test_tail_fingerprints_only(void)
 		put_root_with_large_member(&b, n, keys, 3000);
 		t = parse(b.s, b.len, &tlen);
 		CHECKF(t && (FJ_IMM(t[FJ_TAPE_HEADER]) & FJ_CONTAINER_FP_ONLY), "%zu members: a key index of fingerprints alone", n);
-		CHECKF(t && fj_store_encode(t, tlen, &fj_malloc_allocator, 0, &st) && st.data[7] == FJ_STORE_METHOD_LZ4_TAIL &&
+		CHECKF(t && fj_store_encode(t, tlen, FJ_STORE_LEVEL_FAST, &fj_malloc_allocator, 0, &st) && st.data[7] == FJ_STORE_METHOD_LZ4_TAIL &&
 			   fj_store_open(st.data, st.len, &s, &err) == FJ_OK && s.nblocks >= 2 &&
 			   s.nblocks <= sizeof(have) / sizeof(have[0]), "%zu members: stored with a tail, in blocks", n);
 		if (!t || s.nblocks > sizeof(have) / sizeof(have[0]))
@@ -982,6 +987,65 @@ test_tail_fingerprints_only(void)
 	CHECKF(tail_keys >= 40, "members found in a tail: %zu", tail_keys);
 }
 
+/*
+ * The LZ4 HC levels (fastjson.compression_level 2 to 12): every corpus file
+ * stored at levels 2, 9 and 12 reads back whole, block by block, by prefix
+ * and by lookup as at the fast level (check_tape), and HC stores the corpus
+ * smaller than the fast level does, each file no larger.
+ */
+static void
+test_levels(void)
+{
+	static const int levels[] = {2, 9, 12};
+	char	  **files;
+	size_t		n = t_corpus_files(&files),
+				i,
+				k;
+	size_t		total[1 + sizeof(levels) / sizeof(levels[0])] = {0};
+
+	for (i = 0; i < n; i++)
+	{
+		size_t		len,
+					tlen,
+					size[1 + sizeof(levels) / sizeof(levels[0])];
+		char	   *json = t_read_file(files[i], &len);
+		uint8_t    *t = json ? parse(json, len, &tlen) : NULL;
+
+		for (k = 0; t && k <= sizeof(levels) / sizeof(levels[0]); k++)
+		{
+			fj_buf		st;
+
+			store_level = k == 0 ? FJ_STORE_LEVEL_FAST : levels[k - 1];
+			size[k] = tlen;
+			if (fj_store_encode(t, tlen, store_level, &fj_malloc_allocator, 0, &st))
+			{
+				size[k] = st.len;
+				fj_buf_release(&fj_malloc_allocator, &st);
+			}
+			total[k] += size[k];
+			if (k > 0)
+			{
+				check_tape(files[i], t, tlen);
+				CHECKF(size[k] <= size[0] + size[0] / 100, "%s: level %d stores %zu bytes, the fast level %zu",
+					   files[i], store_level, size[k], size[0]);
+			}
+		}
+		store_level = FJ_STORE_LEVEL_FAST;
+		free(t);
+		free(json);
+		free(files[i]);
+	}
+	free(files);
+	if (n > 0)
+	{
+		for (k = 1; k <= sizeof(levels) / sizeof(levels[0]); k++)
+			CHECKF(total[k] < total[0], "level %d stores the corpus in %zu bytes, the fast level in %zu",
+				   levels[k - 1], total[k], total[0]);
+		printf("the corpus stored: %zu bytes at level 1, %zu at 2, %zu at 9, %zu at 12\n",
+			   total[0], total[1], total[2], total[3]);
+	}
+}
+
 int
 main(void)
 {
@@ -992,6 +1056,7 @@ main(void)
 	test_tail_fingerprints_only();
 	test_root_tail();
 	test_corpus();
+	test_levels();
 	printf("stored lookups: %zu, decoding %zu of their %zu blocks\n", lookups, blocks_decoded, blocks_total);
 	return t_summary("test_store");
 }
