@@ -71,6 +71,8 @@ def main():
     ap.add_argument("--variants", choices=sorted(VARIANTS), default="storage")
     ap.add_argument("--copy-reps", type=int, default=1, help="loads of each table, interleaved")
     args = ap.parse_args()
+    if args.copy_reps < 1 or args.reps < 1:
+        ap.error("--reps and --copy-reps must be at least 1")
     variants = VARIANTS[args.variants]
     conn = psycopg.connect(autocommit=True)
     cur = conn.cursor()

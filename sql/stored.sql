@@ -402,12 +402,15 @@ SELECT count(*) AS lines, sum((d ->> 'seq')::int) AS seq_sum, min(fastjson_stora
 FROM fastjson_ndjson((SELECT string_agg(txt, e'\n') FROM pending_src)) d;
 
 -- fastjson.compression_level: LZ4 HC's levels (2 to 12) store the same
--- documents smaller than LZ4's fast mode (1, the default), and they read
--- back the same, whole and by lookup
+-- documents smaller than LZ4's fast mode (1, the default), level 12 smaller
+-- than level 2, and they read back the same, whole and by lookup; the last
+-- three documents, of over 40 kB of text, are several blocks of 16 kB, each
+-- compressed on its own at every level
 SHOW fastjson.compression_level;
 CREATE TEMP TABLE level_src AS
 SELECT g AS id, '{"seq":' || g || ',"items":[' || (SELECT string_agg(format('{"sku":"SKU-%s","name":"item %s of order %s","qty":%s}',
-	(g * i) % 97, i, g, i % 7), ',') FROM generate_series(1, 40 + 3 * g) i) || '],"end":true}' AS txt
+	(g * i) % 97, i, g, i % 7), ',') FROM generate_series(1, CASE WHEN g > 27 THEN 700 + 40 * g ELSE 40 + 3 * g END) i)
+	|| '],"end":true}' AS txt
 FROM generate_series(1, 30) g;
 CREATE TEMP TABLE level_1 AS SELECT id, txt::fastjson AS doc FROM level_src;
 SET fastjson.compression_level = 2;
@@ -421,9 +424,11 @@ SELECT count(*) AS documents,
 	count(*) FILTER (WHERE b.doc::text = s.txt AND c.doc::text = s.txt) AS same_text,
 	count(*) FILTER (WHERE b.doc #>> '{items,-1,name}' = a.doc #>> '{items,-1,name}'
 		AND c.doc -> 'items' -> 20 = a.doc -> 'items' -> 20 AND (c.doc ->> 'end')::boolean
+		AND c.doc #> '{items,-300}' IS NOT DISTINCT FROM a.doc #> '{items,-300}'
 		AND b.doc @> '{"items":[{"qty":6}]}' AND b.doc = a.doc AND fastjson_hash(c.doc) = fastjson_hash(a.doc)) AS same_lookups,
 	sum(pg_column_size(b.doc)) < sum(pg_column_size(a.doc)) AS level_2_smaller,
-	sum(pg_column_size(c.doc)) <= sum(pg_column_size(b.doc)) AS level_12_no_larger
+	sum(pg_column_size(c.doc)) < sum(pg_column_size(b.doc)) AS level_12_smaller,
+	count(*) FILTER (WHERE length(s.txt) > 40000) AS of_over_40_kb
 FROM level_src s JOIN level_1 a USING (id) JOIN level_2 b USING (id) JOIN level_12 c USING (id);
 SET fastjson.compression_level = 0;
 SET fastjson.compression_level = 13;
