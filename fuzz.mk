@@ -70,6 +70,17 @@ $(B)/seeds/cbor/.stamp: $(B)/seeds/.stamp test/fuzz/make_cbor_seeds.py
 	/usr/bin/python3 test/fuzz/make_cbor_seeds.py $(DATA) $(B)/seeds/json $(B)/seeds/cbor
 	touch $@
 
+# The stored form of large tapes (src/tape_store.c, outside CORE_SRC for its
+# liblz4): its reader on hostile bytes, its writer at every level on what the
+# input parses to. Seeds: the JSON seeds.
+FUZZ_TARGETS += fuzz_store
+fuzz_store_SRC := $(STORE_SRC)
+fuzz_store_LIBS := -llz4
+fuzz_store_MAX_LEN := 65536
+fuzz_store_DICT := test/fuzz/json.dict
+fuzz_store_SEEDS := $(B)/seeds/json
+fuzz_store_SEEDS_DEP := $(B)/seeds/.stamp
+
 FUZZ_RUN ?= $(FUZZ_TARGETS)
 
 # Known, reported bugs a run may step over (comma-separated names, see
