@@ -228,7 +228,7 @@ static const fj_kernel *fz_kernels[8];	/* supported ones; scalar first */
 static size_t fz_nkernels;
 static const fj_kernel *fz_scalar;
 
-static void
+static inline void
 fz_init_kernels(void)
 {
 	const fj_kernel *all[8];
@@ -432,7 +432,7 @@ typedef struct fz_wframe
 	const uint8_t *end;
 } fz_wframe;
 
-static uint32_t
+static inline uint32_t
 fz_walk_tape(const uint8_t *tape, size_t len, uint64_t seed)
 {
 	const uint8_t *v = tape + FJ_TAPE_HEADER;
