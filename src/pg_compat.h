@@ -8,6 +8,7 @@
 
 #include "postgres.h"
 #include "fmgr.h"
+#include "nodes/nodes.h"
 
 /* 16 moved the varlena macros (VARDATA_ANY, SET_VARSIZE, ...) to varatt.h. */
 #if PG_VERSION_NUM >= 160000
@@ -26,6 +27,23 @@
 #define ereturn(context, dummy_value, ...) do { errsave(context, __VA_ARGS__); return dummy_value; } while (0)
 #define SOFT_ERROR_OCCURRED(escontext) false
 #endif
+
+/*
+ * A built-in input function (numeric_in, int8in, jsonb_in) called with an
+ * error context; false after a soft error. Before 16 every error is raised.
+ */
+static inline bool
+fjc_direct_input_call(PGFunction func, char *s, int32 typmod, Node *escontext, Datum *result)
+{
+#if PG_VERSION_NUM >= 160000
+	return DirectInputFunctionCallSafe(func, s, InvalidOid, typmod, escontext, result);
+#else
+	(void) escontext;
+	*result = DirectFunctionCall3(func, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid),
+								  Int32GetDatum(typmod));
+	return true;
+#endif
+}
 
 /*
  * 18 replaced the postfix pg_attribute_noreturn() with the prefix
@@ -114,20 +132,6 @@ fjc_input_call(FmgrInfo *flinfo, char *s, Oid ioparam, int32 typmod, Node *escon
 #else
 	(void) escontext;
 	*result = InputFunctionCall(flinfo, s, ioparam, typmod);
-	return true;
-#endif
-}
-
-/* A built-in input function (numeric_in, jsonb_in); false after a soft error. */
-static inline bool
-fjc_direct_input_call(PGFunction func, char *s, int32 typmod, Node *escontext, Datum *result)
-{
-#if PG_VERSION_NUM >= 160000
-	return DirectInputFunctionCallSafe(func, s, InvalidOid, typmod, escontext, result);
-#else
-	(void) escontext;
-	*result = DirectFunctionCall3(func, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid),
-								  Int32GetDatum(typmod));
 	return true;
 #endif
 }
@@ -417,12 +421,9 @@ fjc_input_safe(PGFunction func, char *s, int32 typmod, Datum *result)
 #if PG_VERSION_NUM >= 160000
 	ErrorSaveContext es = {.type = T_ErrorSaveContext};
 
-	return DirectInputFunctionCallSafe(func, s, InvalidOid, typmod, (Node *) &es, result) &&
-		!es.error_occurred;
+	return fjc_direct_input_call(func, s, typmod, (Node *) &es, result);
 #else
-	*result = DirectFunctionCall3(func, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid),
-								  Int32GetDatum(typmod));
-	return true;
+	return fjc_direct_input_call(func, s, typmod, NULL, result);
 #endif
 }
 
