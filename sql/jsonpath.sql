@@ -121,6 +121,11 @@ SELECT fastjson_path_query('"x"', '$.datetime()', silent => true);
 
 -- .double(): strings and numbers
 SELECT fastjson_path_query_array('["1.5", 2, "1e2", 1.50]', '$[*].double()');
+-- .double()'s errors suppressed, as jsonb's: the items before the bad one, none after
+SELECT d, (SELECT array_agg(x::text) FROM fastjson_path_query(d::fastjson, '$[*].double()', silent => true) x) AS fastjson,
+	(SELECT array_agg(x::text) FROM jsonb_path_query(d::jsonb, '$[*].double()', silent => true) x) AS jsonb,
+	d::fastjson @? '$[*].double()' AS fastjson_exists, d::jsonb @? '$[*].double()' AS jsonb_exists
+FROM (VALUES ('["x"]'), ('[1e400]'), ('["inf"]'), ('[1, "x", 2]'), ('["1.5", "nan", 3]'), ('[{}]')) v(d);
 
 -- the functions as jsonb's: volatility, strictness, parallel safety, rows
 SELECT p.proname, p.provolatile, p.proisstrict, p.proparallel, p.prorows, p.proretset,

@@ -144,64 +144,62 @@ exec_numeric_method(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *
 
 /* ------------------------------------------------------------------ .double() */
 
+/*
+ * The text of .double()'s argument read as a double: FJP_OK, or FJP_ERROR
+ * after raising (or, silent, suppressing) jsonb's error for it. From 17 the message quotes the
+ * argument; before, it says whether it was a number or a string.
+ */
+static FjpResult
+double_arg(FjpExec *cx, JsonPathItem *jsp, char *tmp, bool from_string, float8 *result)
+{
+	bool		error;
+	float8		d = fjc_float8in(tmp, &error);
+
+	if (FJC_DOUBLE_ERRORS_QUOTE_ARGUMENT)
+	{
+		if (error)
+			FJP_RAISE(cx, ereport(ERROR,
+								  (errcode(ERRCODE_NON_NUMERIC_SQL_JSON_ITEM),
+								   errmsg("argument \"%s\" of jsonpath item method .%s() is invalid for type %s",
+										  tmp, op_name(jsp->type), "double precision"))));
+		if (isinf(d) || isnan(d))
+			FJP_RAISE(cx, ereport(ERROR,
+								  (errcode(ERRCODE_NON_NUMERIC_SQL_JSON_ITEM),
+								   errmsg("NaN or Infinity is not allowed for jsonpath item method .%s()",
+										  op_name(jsp->type)))));
+	}
+	else if ((error || isinf(d) || isnan(d)) && from_string)
+		FJP_RAISE(cx, ereport(ERROR,
+							  (errcode(ERRCODE_NON_NUMERIC_SQL_JSON_ITEM),
+							   errmsg("string argument of jsonpath item method .%s() is not a valid representation of a double precision number",
+									  op_name(jsp->type)))));
+	else if (error || isinf(d) || isnan(d))
+		FJP_RAISE(cx, ereport(ERROR,
+							  (errcode(ERRCODE_NON_NUMERIC_SQL_JSON_ITEM),
+							   errmsg("numeric argument of jsonpath item method .%s() is out of range for type double precision",
+									  op_name(jsp->type)))));
+	*result = d;
+	return FJP_OK;
+}
+
 static FjpResult
 exec_double(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *found)
 {
-	FjpType		type = fjp_item_type(it);
 	FjpItem		v = *it;
 	const char *s;
 	int32		len;
+	float8		d;
 
-	if (type == FJPT_NUMBER)
+	if (fjp_item_type(it) == FJPT_NUMBER)
 	{
-		char	   *tmp = fjp_item_number_out(it);
-		bool		error;
-		float8		d = fjc_float8in(tmp, &error);
-
-		if (FJC_DOUBLE_ERRORS_QUOTE_ARGUMENT)
-		{
-			if (error)
-				FJP_RAISE(cx, ereport(ERROR,
-									  (errcode(ERRCODE_NON_NUMERIC_SQL_JSON_ITEM),
-									   errmsg("argument \"%s\" of jsonpath item method .%s() is invalid for type %s",
-											  tmp, op_name(jsp->type), "double precision"))));
-			if (isinf(d) || isnan(d))
-				FJP_RAISE(cx, ereport(ERROR,
-									  (errcode(ERRCODE_NON_NUMERIC_SQL_JSON_ITEM),
-									   errmsg("NaN or Infinity is not allowed for jsonpath item method .%s()",
-											  op_name(jsp->type)))));
-		}
-		else if (error || isinf(d) || isnan(d))
-			FJP_RAISE(cx, ereport(ERROR,
-								  (errcode(ERRCODE_NON_NUMERIC_SQL_JSON_ITEM),
-								   errmsg("numeric argument of jsonpath item method .%s() is out of range for type double precision",
-										  op_name(jsp->type)))));
 		/* a number passes as it is */
+		if (double_arg(cx, jsp, fjp_item_number_out(it), false, &d) != FJP_OK)
+			return FJP_ERROR;
 	}
 	else if (fjp_item_string(it, &s, &len))
 	{
-		char	   *tmp = pnstrdup(s, len);
-		bool		error;
-		float8		d = fjc_float8in(tmp, &error);
-
-		if (FJC_DOUBLE_ERRORS_QUOTE_ARGUMENT)
-		{
-			if (error)
-				FJP_RAISE(cx, ereport(ERROR,
-									  (errcode(ERRCODE_NON_NUMERIC_SQL_JSON_ITEM),
-									   errmsg("argument \"%s\" of jsonpath item method .%s() is invalid for type %s",
-											  tmp, op_name(jsp->type), "double precision"))));
-			if (isinf(d) || isnan(d))
-				FJP_RAISE(cx, ereport(ERROR,
-									  (errcode(ERRCODE_NON_NUMERIC_SQL_JSON_ITEM),
-									   errmsg("NaN or Infinity is not allowed for jsonpath item method .%s()",
-											  op_name(jsp->type)))));
-		}
-		else if (error || isinf(d) || isnan(d))
-			FJP_RAISE(cx, ereport(ERROR,
-								  (errcode(ERRCODE_NON_NUMERIC_SQL_JSON_ITEM),
-								   errmsg("string argument of jsonpath item method .%s() is not a valid representation of a double precision number",
-										  op_name(jsp->type)))));
+		if (double_arg(cx, jsp, pnstrdup(s, len), true, &d) != FJP_OK)
+			return FJP_ERROR;
 		v = fjp_numeric_item(DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(d))));
 	}
 	else
