@@ -197,6 +197,73 @@ generated(void)
 }
 
 /*
+ * Numbers of every shape stage 2's 32-byte fast path sorts: signs, leading
+ * zeros, integer parts of 0 to 25 digits (around int64's 19), fractions,
+ * exponents, stray number characters inside, lengths around 32, and every
+ * byte that can follow; each as the only value, in an array with the number
+ * near the end of the input (fewer than 32 bytes readable), and followed by
+ * more values (32 readable).
+ */
+static void
+numbers_fast_path(void)
+{
+	static const char follow[] = ",] }\n\t:x\"\x80\xc3{e.-+0";
+	static const char stray[] = "0123456789.-+eE";
+	char		num[96],
+				doc[192];
+	int			i;
+
+	for (i = 0; i < 60000; i++)
+	{
+		size_t		n = 0;
+		int			k,
+					nd;
+		char		label[64];
+		int			len;
+
+		if (next_rand() % 3 == 0)
+			num[n++] = '-';
+		nd = (int) (next_rand() % 26);
+		if (next_rand() % 4 == 0)
+			num[n++] = '0';
+		for (k = 0; k < nd; k++)
+			num[n++] = (char) ('0' + (k == 0 && next_rand() % 2 ? 1 + next_rand() % 9 : next_rand() % 10));
+		if (next_rand() % 2)
+		{
+			num[n++] = '.';
+			nd = (int) (next_rand() % 22);
+			for (k = 0; k < nd; k++)
+				num[n++] = (char) ('0' + next_rand() % 10);
+		}
+		if (next_rand() % 6 == 0)
+		{
+			num[n++] = next_rand() % 2 ? 'e' : 'E';
+			if (next_rand() % 2)
+				num[n++] = next_rand() % 2 ? '+' : '-';
+			nd = (int) (next_rand() % 4);
+			for (k = 0; k < nd; k++)
+				num[n++] = (char) ('0' + next_rand() % 10);
+		}
+		if (n > 0 && next_rand() % 5 == 0)
+			num[next_rand() % n] = stray[next_rand() % (sizeof(stray) - 1)];
+		if (n == 0)
+			num[n++] = '7';
+		num[n] = '\0';
+
+		snprintf(label, sizeof(label), "number #%d alone", i);
+		compare_all(label, num, n);
+		len = snprintf(doc, sizeof(doc), "[%s%c", num, follow[next_rand() % (sizeof(follow) - 1)]);
+		snprintf(label, sizeof(label), "number #%d at the end", i);
+		compare_all(label, doc, (size_t) len);
+		len = snprintf(doc, sizeof(doc), "[%s%c 1, 2.5, \"padding to well past 32 bytes\"]", num,
+					   follow[next_rand() % (sizeof(follow) - 1)]);
+		snprintf(label, sizeof(label), "number #%d followed", i);
+		compare_all(label, doc, (size_t) len);
+	}
+	printf("numbers: 60000 numbers compared alone, at the end and followed\n");
+}
+
+/*
  * Put each snippet at every offset across a 64-byte block boundary and a
  * window boundary: "[" + padding + snippet + "]" with the padding chosen so
  * the snippet starts at boundary - 70 .. boundary + 6.
@@ -399,6 +466,7 @@ main(void)
 	if (data)
 		files(data);
 	generated();
+	numbers_fast_path();
 	boundaries();
 	dense();
 	utf8_buffers();

@@ -206,6 +206,7 @@ copy_short_string(uint8_t *dst, const uint8_t *src, size_t n, const uint8_t *inp
 
 #include "stage1.h"
 #define FJ_KERNEL_HAS_PEXT 1		/* BMI2: stage 2 packs number text with pext */
+#include "number_avx2.h"
 #include "stage2.h"
 
 #include "text_writer.h"

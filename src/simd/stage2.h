@@ -335,6 +335,18 @@ value:
 		case '7':
 		case '8':
 		case '9':
+#if defined(FJ_KERNEL_HAS_NUMBER_MASKS)
+			{
+				uint8_t    *w_;
+
+				/* the fast path writes up to 19 bytes */
+				if (limit - wp >= 32 && (w_ = stage2_number_fast(wp, buf + i, input_end)) != NULL)
+				{
+					wp = w_;
+					goto after_value;
+				}
+			}
+#endif
 			CALL(stage2_number(p, i));
 			goto after_value;
 		default:

@@ -110,6 +110,81 @@ stage2_pack8(uint64_t c)
 #endif
 }
 
+#if defined(FJ_KERNEL_HAS_NUMBER_MASKS)
+/*
+ * The common numbers at start in one pass over the kernel's masks of the 32
+ * bytes there: an integer, or digits with one '.' between digits, shorter
+ * than 32 characters and followed by a byte that may end a value. Writes it
+ * at wp (an int64 integer, else PACKED; up to 19 bytes, whatever its length)
+ * and returns the end; NULL for anything else (an exponent, a longer number,
+ * an error), which stage2_number then reads a character at a time.
+ */
+static inline __attribute__((always_inline)) uint8_t *
+stage2_number_fast(uint8_t *wp, const uint8_t *start, const uint8_t *end)
+{
+	static const uint64_t pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+	uint32_t	digits,
+				signs,
+				stop,
+				other;
+	unsigned	n,
+				s,
+				k;
+
+	if (!number_masks(start, end, &digits, &signs))
+		return NULL;
+	stop = ~(digits | signs);
+	if (stop == 0)
+		return NULL;
+	n = (unsigned) __builtin_ctz(stop);
+	s = start[0] == '-';
+	/* the signs inside the number, but a leading minus */
+	other = signs & ((1u << n) - 1) & ~s;
+	/* a digit after the minus, a leading zero not followed by a digit, a byte that ends a value */
+	if (!((digits >> s) & 1) || (start[s] == '0' && ((digits >> (s + 1)) & 1)) ||
+		!fj_value_end[start[n]])
+		return NULL;
+	if (other == 0 && (k = n - s) <= 19)
+	{
+		uint64_t	a,
+					b,
+					c,
+					v;
+
+		memcpy(&a, start + s, 8);
+		if (k <= 8)
+			v = stage2_swar_value(a, k);
+		else
+		{
+			memcpy(&b, start + s + 8, 8);
+			if (k <= 16)
+				v = stage2_swar_value(a, 8) * pow10[k - 8] + stage2_swar_value(b, k - 8);
+			else
+			{
+				memcpy(&c, start + s + 16, 8);
+				v = (stage2_swar_value(a, 8) * 100000000 + stage2_swar_value(b, 8)) * pow10[k - 16] +
+					stage2_swar_value(c, k - 16);
+			}
+		}
+		if (!s && v <= (uint64_t) INT64_MAX)
+			return fj_put_int(wp, FJ_UINT, v);
+		if (s && v != 0 && v <= (uint64_t) INT64_MAX + 1)
+			return fj_put_int(wp, FJ_NINT, v - 1);
+		/* -0 and integers past int64 keep their text */
+	}
+	else if (other != 0)
+	{
+		/* one '.', with a digit after it (every other byte is a digit, so one is before it too) */
+		k = (unsigned) __builtin_ctz(other);
+		if ((other & (other - 1)) != 0 || start[k] != '.' || k + 1 >= n)
+			return NULL;
+	}
+	wp = fj_put_packed_header(wp, n);
+	number_pack32(wp, start, n);
+	return wp + (n + 1) / 2;
+}
+#endif
+
 /* Write the number starting at i: an integer if it is one that fits int64, else its text. */
 static fj_code
 stage2_number(fj_stage2 *p, uint32_t i)
