@@ -380,6 +380,9 @@ after_value:
 			END_FAIL();
 		goto done;
 	}
+#if defined(FJ_KERNEL_HAS_NUMBER_MASKS)
+after_member:
+#endif
 	NEXT();
 	if (AT_END())
 		END_FAIL();
@@ -394,6 +397,19 @@ after_value:
 				END_FAIL();
 			if (f->type == FJ_OBJECT)
 				goto key;
+#if defined(FJ_KERNEL_HAS_NUMBER_MASKS)
+			{
+				uint8_t    *w_;
+
+				/* an array of numbers: the next one without the dispatch on its first byte */
+				if ((buf[i] == '-' || (unsigned) (buf[i] - '0') < 10) && limit - wp >= 32 &&
+					(w_ = stage2_number_fast(wp, buf + i, input_end)) != NULL)
+				{
+					wp = w_;
+					goto after_member;
+				}
+			}
+#endif
 			goto value;
 		}
 		if (buf[i] == (f->type == FJ_OBJECT ? '}' : ']'))
