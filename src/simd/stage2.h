@@ -339,8 +339,13 @@ value:
 			{
 				uint8_t    *w_;
 
-				/* the fast path writes up to 19 bytes */
-				if (limit - wp >= 32 && (w_ = stage2_number_fast(wp, buf + i, input_end)) != NULL)
+				/*
+				 * the fast path writes up to 19 bytes; numbers in arrays only
+				 * (for an object's member the byte-at-a-time path measured
+				 * faster: 10 % on instruments.json)
+				 */
+				if (depth && stack[depth - 1].type == FJ_ARRAY && limit - wp >= 32 &&
+					(w_ = stage2_number_fast(wp, buf + i, input_end)) != NULL)
 				{
 					wp = w_;
 					goto after_value;
