@@ -200,9 +200,11 @@ generated(void)
  * Numbers of every shape stage 2's 32-byte fast path sorts: signs, leading
  * zeros, integer parts of 0 to 25 digits (around int64's 19), fractions,
  * exponents, stray number characters inside, lengths around 32, and every
- * byte that can follow; each as the only value, in an array with the number
- * near the end of the input (fewer than 32 bytes readable), and followed by
- * more values (32 readable).
+ * byte that can follow. The fast path reads a number inside an array with 32
+ * bytes readable: each is an array's first element (through the dispatch on
+ * its first byte) and an element after a comma (straight from the comma),
+ * both followed by more values; and, for the byte-at-a-time path, the only
+ * value and an array's last bytes (fewer than 32 readable).
  */
 static void
 numbers_fast_path(void)
@@ -257,10 +259,14 @@ numbers_fast_path(void)
 		compare_all(label, doc, (size_t) len);
 		len = snprintf(doc, sizeof(doc), "[%s%c 1, 2.5, \"padding to well past 32 bytes\"]", num,
 					   follow[next_rand() % (sizeof(follow) - 1)]);
-		snprintf(label, sizeof(label), "number #%d followed", i);
+		snprintf(label, sizeof(label), "number #%d first in an array", i);
+		compare_all(label, doc, (size_t) len);
+		len = snprintf(doc, sizeof(doc), "[0,%s%c 2.5, \"padding to well past 32 bytes\"]", num,
+					   follow[next_rand() % (sizeof(follow) - 1)]);
+		snprintf(label, sizeof(label), "number #%d after a comma", i);
 		compare_all(label, doc, (size_t) len);
 	}
-	printf("numbers: 60000 numbers compared alone, at the end and followed\n");
+	printf("numbers: 60000 numbers compared alone, at the end, first in an array and after a comma\n");
 }
 
 /*

@@ -341,8 +341,9 @@ value:
 
 				/*
 				 * the fast path writes up to 19 bytes; numbers in arrays only
-				 * (for an object's member the byte-at-a-time path measured
-				 * faster: 10 % on instruments.json)
+				 * (for an object's members the byte-at-a-time path measured
+				 * faster: instruments.json, short integers in objects, 1.93
+				 * GB/s with them on this path, 2.07 without)
 				 */
 				if (depth && stack[depth - 1].type == FJ_ARRAY && limit - wp >= 32 &&
 					(w_ = stage2_number_fast(wp, buf + i, input_end)) != NULL)
