@@ -58,7 +58,6 @@ stage2_swar_value(uint64_t x, size_t n)
 static inline bool
 stage2_int_digits(const uint8_t *q, const uint8_t *end, size_t *n, uint64_t *v)
 {
-	static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
 	uint64_t	a,
 				b,
 				nd;
@@ -76,7 +75,7 @@ stage2_int_digits(const uint8_t *q, const uint8_t *end, size_t *n, uint64_t *v)
 	if ((nd = stage2_nondigits(b)) == 0)
 		return false;
 	*n = (size_t) __builtin_ctzll(nd) >> 3;
-	*v = stage2_swar_value(a, 8) * pow10[*n] + (*n ? stage2_swar_value(b, *n) : 0);
+	*v = stage2_swar_value(a, 8) * fj_pow10_u64[*n] + (*n ? stage2_swar_value(b, *n) : 0);
 	*n += 8;
 	return true;
 }
@@ -122,7 +121,6 @@ stage2_pack8(uint64_t c)
 static inline __attribute__((always_inline)) uint8_t *
 stage2_number_fast(uint8_t *wp, const uint8_t *start, const uint8_t *end)
 {
-	static const uint64_t pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
 	uint32_t	digits,
 				signs,
 				stop,
@@ -158,11 +156,11 @@ stage2_number_fast(uint8_t *wp, const uint8_t *start, const uint8_t *end)
 		{
 			memcpy(&b, start + s + 8, 8);
 			if (k <= 16)
-				v = stage2_swar_value(a, 8) * pow10[k - 8] + stage2_swar_value(b, k - 8);
+				v = stage2_swar_value(a, 8) * fj_pow10_u64[k - 8] + stage2_swar_value(b, k - 8);
 			else
 			{
 				memcpy(&c, start + s + 16, 8);
-				v = (stage2_swar_value(a, 8) * 100000000 + stage2_swar_value(b, 8)) * pow10[k - 16] +
+				v = (stage2_swar_value(a, 8) * 100000000 + stage2_swar_value(b, 8)) * fj_pow10_u64[k - 16] +
 					stage2_swar_value(c, k - 16);
 			}
 		}
