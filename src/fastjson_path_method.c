@@ -146,8 +146,9 @@ exec_numeric_method(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *
 
 /*
  * The text of .double()'s argument read as a double: FJP_OK, or FJP_ERROR
- * after raising (or, silent, suppressing) jsonb's error for it. From 17 the message quotes the
- * argument; before, it says whether it was a number or a string.
+ * after raising (or, silent, suppressing) jsonb's error for it. From 17 the
+ * message quotes the argument; before, it says whether it was a number or a
+ * string.
  */
 static FjpResult
 double_arg(FjpExec *cx, JsonPathItem *jsp, char *tmp, bool from_string, float8 *result)
@@ -168,14 +169,12 @@ double_arg(FjpExec *cx, JsonPathItem *jsp, char *tmp, bool from_string, float8 *
 								   errmsg("NaN or Infinity is not allowed for jsonpath item method .%s()",
 										  op_name(jsp->type)))));
 	}
-	else if ((error || isinf(d) || isnan(d)) && from_string)
-		FJP_RAISE(cx, ereport(ERROR,
-							  (errcode(ERRCODE_NON_NUMERIC_SQL_JSON_ITEM),
-							   errmsg("string argument of jsonpath item method .%s() is not a valid representation of a double precision number",
-									  op_name(jsp->type)))));
 	else if (error || isinf(d) || isnan(d))
 		FJP_RAISE(cx, ereport(ERROR,
 							  (errcode(ERRCODE_NON_NUMERIC_SQL_JSON_ITEM),
+							   from_string ?
+							   errmsg("string argument of jsonpath item method .%s() is not a valid representation of a double precision number",
+									  op_name(jsp->type)) :
 							   errmsg("numeric argument of jsonpath item method .%s() is out of range for type double precision",
 									  op_name(jsp->type)))));
 	*result = d;
