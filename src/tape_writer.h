@@ -174,8 +174,8 @@ fj_digits8_nibbles(uint32_t x)
 static inline __attribute__((always_inline)) uint64_t
 fj_digits16_nibbles(uint64_t v)
 {
-	uint64_t	hi = v / 100000000,
-				lo = v % 100000000;
+	uint64_t	hi = fj_div_1e8(v),
+				lo = v - hi * 100000000;
 #ifdef __SSE2__
 	__m128i		x = _mm_set_epi64x((long long) lo, (long long) hi),
 				q,
@@ -209,7 +209,7 @@ fj_digit_nibbles(uint64_t v, unsigned n)
 	{
 		/* the first n - 16 digits (1 to 4), then 16: two 64-bit halves, no 128-bit shifts */
 		unsigned	k = n - 16;
-		uint64_t	top = v / 10000000000000000ULL,
+		uint64_t	top = fj_div_1e16(v),
 					rest = fj_digits16_nibbles(v - top * 10000000000000000ULL),
 					first = k == 1 ? top : fj_digits8_nibbles((uint32_t) top) >> (4 * (8 - k));
 
