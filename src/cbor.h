@@ -42,6 +42,7 @@
 #define FJ_CBOR_H
 
 #include "fj_core.h"
+#include "cbor_pow5.h"
 #include "tape_writer.h"
 
 #include <string.h>
@@ -186,7 +187,7 @@ fj_decimal_shorter_neighbours(uint64_t w, int q)
  * digits or fewer does, and t without its trailing zeros is a's shortest
  * text: a = t * 10^-*k, t of 15 digits. The multiplication may round t the
  * wrong way near a half; then, or when a needs 16 or 17 digits, the answer
- * is false and Ryu decides.
+ * is false and fj_schubfach decides.
  */
 static inline __attribute__((always_inline)) bool
 fj_double_shortest_15(double a, uint64_t *t15, int *k15)
@@ -224,10 +225,111 @@ fj_double_shortest_15(double a, uint64_t *t15, int *k15)
 	return true;
 }
 
+/* The table entry for 5^q (cbor_pow5.h) as a 128-bit number. */
+static inline __attribute__((always_inline)) unsigned __int128
+fj_pow5_entry(int q)
+{
+	const uint64_t *e = fj_pow5_128[q - FJ_POW5_MIN];
+
+	return (unsigned __int128) e[0] << 64 | e[1];
+}
+
+/* floor(g * cp / 2^128), its lowest bit set when the product has a fraction (rounded to odd). */
+static inline __attribute__((always_inline)) uint64_t
+fj_round_to_odd(uint64_t g_hi, uint64_t g_lo, uint64_t cp)
+{
+	unsigned __int128 x = (unsigned __int128) g_lo * cp,
+				y = (unsigned __int128) g_hi * cp;
+	uint64_t	y0 = (uint64_t) y + (uint64_t) (x >> 64),
+				y1 = (uint64_t) (y >> 64) + (y0 < (uint64_t) (x >> 64));
+
+	return y1 | (y0 > 1);
+}
+
+/*
+ * The shortest decimal that reads back as the positive double with these
+ * bits, maybe with zeros after its digits: *digits * 10^*e10, *digits of 15
+ * to 17 digits. Among several of that length, the nearest (ties to even),
+ * as Ryu (cbor_number.c) gives it. Raffaello Giulietti's Schubfach ("The
+ * Schubfach way to render doubles", 2020), written for this file: one
+ * 128-bit power of ten g (fj_pow5_128's entry for 10^-k, plus one) scales
+ * the value and the two ends of its rounding interval, each product rounded
+ * to odd so that an exact end stays recognisable; then at most two tests
+ * choose, one digit shorter and the two neighbours at full length. Three
+ * products and no loop, where Ryu takes a loop of divisions. Only for normal
+ * doubles that are not a power of two, whose interval is symmetric: false
+ * for the others (subnormals, 2^e), which Ryu takes.
+ */
+static inline __attribute__((always_inline)) bool
+fj_schubfach(uint64_t bits, uint64_t *digits, int *e10)
+{
+	uint64_t	ieee_m = bits & ((1ULL << 52) - 1),
+				c,
+				g_hi,
+				g_lo,
+				cb,
+				vb,
+				vbl,
+				vbr,
+				lower,
+				upper,
+				s;
+	uint32_t	ieee_e = (uint32_t) (bits >> 52) & 0x7ff;
+	int			q,
+				k,
+				h;
+	bool		odd,
+				u_in,
+				w_in;
+	unsigned __int128 g;
+
+	if (ieee_m == 0 || ieee_e == 0)
+		return false;
+	c = (1ULL << 52) | ieee_m;
+	q = (int) ieee_e - 1075;	/* the double is c * 2^q */
+	k = (q * 315653) >> 20;		/* floor(log10(2^q)) */
+	h = q + ((-k * 1741647) >> 19) + 1;	/* q + floor(log2(10^-k)) + 1: 1 to 4 */
+	g = fj_pow5_entry(-k) + 1;	/* 10^-k scaled into [2^127, 2^128], rounded up */
+	g_hi = (uint64_t) (g >> 64);
+	g_lo = (uint64_t) g;
+	cb = c << 2;
+	/* 4 * c * 2^q * 10^-k, and the ends of the interval that rounds to it */
+	vb = fj_round_to_odd(g_hi, g_lo, cb << h);
+	vbl = fj_round_to_odd(g_hi, g_lo, (cb - 2) << h);
+	vbr = fj_round_to_odd(g_hi, g_lo, (cb + 2) << h);
+	/* round to even: the ends belong to the interval when c is even */
+	odd = c & 1;
+	lower = vbl + odd;
+	upper = vbr - odd;
+	s = vb >> 2;
+	if (s >= 10)
+	{
+		/* one digit shorter: at most one multiple of 10^(k + 1) fits */
+		uint64_t	sp = s / 10;
+
+		u_in = lower <= 40 * sp;
+		w_in = 40 * sp + 40 <= upper;
+		if (u_in != w_in)
+		{
+			*digits = sp + w_in;
+			*e10 = k + 1;
+			return true;
+		}
+	}
+	/* s or s + 1: the one inside, or the nearer (ties to even) */
+	u_in = lower <= 4 * s;
+	w_in = 4 * s + 4 <= upper;
+	*digits = s + (u_in != w_in ? w_in : vb > 4 * s + 2 || (vb == 4 * s + 2 && (s & 1)));
+	*e10 = k;
+	return true;
+}
+
 /*
  * The digits of fj_double_shortest's text for the finite positive a as
  * nibbles (the first in the lowest 4 bits), *n of them, and where the point
- * goes: a = 0.DIGITS * 10^*point.
+ * goes: a = 0.DIGITS * 10^*point. Three ways: fj_double_shortest_15 for
+ * the doubles of 15 digits or fewer, the cheapest; fj_schubfach for the
+ * other normal doubles; Ryu out of line for subnormals and powers of two.
  */
 void		fj_double_shortest_nibbles_ryu(double a, unsigned __int128 *nibbles, unsigned *n, int *point);
 
@@ -235,19 +337,54 @@ static inline __attribute__((always_inline)) void
 fj_double_shortest_nibbles(double a, unsigned __int128 *nibbles, unsigned *n, int *point)
 {
 	uint64_t	t,
-				d;
+				d,
+				bits,
+				top,
+				rest,
+				lo;
 	int			k;
+	unsigned	len;
 
-	if (!fj_double_shortest_15(a, &t, &k))
+	if (fj_double_shortest_15(a, &t, &k))
 	{
-		fj_double_shortest_nibbles_ryu(a, nibbles, n, point);
+		/* the 15 digits as nibbles; the trailing zeros are the zero nibbles on top */
+		d = fj_digits16_nibbles(t) >> 4;
+		*nibbles = d;
+		*n = 15 - ((unsigned) __builtin_clzll(d) - 4) / 4;
+		*point = 15 - k;
 		return;
 	}
-	/* the 15 digits as nibbles; the trailing zeros are the zero nibbles on top */
-	d = fj_digits16_nibbles(t) >> 4;
-	*nibbles = d;
-	*n = 15 - ((unsigned) __builtin_clzll(d) - 4) / 4;
-	*point = 15 - k;
+	memcpy(&bits, &a, 8);
+	if (!fj_schubfach(bits, &t, &k))
+	{
+		/*
+		 * through locals of its own: were the caller's variables passed,
+		 * they would live in memory on every path, and the 16-byte load of
+		 * nibbles would wait for its two 8-byte stores
+		 */
+		unsigned __int128 rn;
+		unsigned	rlen;
+		int			rpoint;
+
+		fj_double_shortest_nibbles_ryu(a, &rn, &rlen, &rpoint);
+		*nibbles = rn;
+		*n = rlen;
+		*point = rpoint;
+		return;
+	}
+	/*
+	 * t has 17 digits or fewer, maybe zeros after them: its 17 digits as
+	 * nibbles, leading zeros included, the first in the lowest, then shifted
+	 * down past the leading zeros, with no branch on the length. The
+	 * trailing zeros are the zero nibbles on top.
+	 */
+	len = fj_decimal_length(t);
+	top = fj_div_1e16(t);
+	rest = fj_digits16_nibbles(t - top * 10000000000000000ULL);
+	lo = top | rest << 4;
+	*nibbles = ((unsigned __int128) (rest >> 60) << 64 | lo) >> (4 * (17 - len));
+	*n = len - ((rest >> 60) ? 0 : 1 + (unsigned) __builtin_clzll(lo) / 4);
+	*point = k + (int) len;
 }
 
 /* A JSON number's text split into its parts (the text must be valid). */

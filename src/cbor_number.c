@@ -11,8 +11,9 @@
  * limbs, converted a base-10^9 chunk at a time: quadratic, so the loops poll
  * for interrupts.
  */
-#include "cbor.h"
+#define FJ_POW5_TABLE
 #include "cbor_pow5.h"
+#include "cbor.h"
 #include "tape.h"
 #include "tape_writer.h"
 
@@ -65,15 +66,6 @@ static inline bool
 multiple_of_pow2(uint64_t v, uint32_t p)
 {
 	return (v & ((1ULL << p) - 1)) == 0;
-}
-
-/* The table entry for 5^q as a 128-bit number. */
-static inline u128
-pow5_entry(int q)
-{
-	const uint64_t *e = fj_pow5_128[q - FJ_POW5_MIN];
-
-	return (u128) e[0] << 64 | e[1];
 }
 
 /* ------------------------------------------------------ shortest double */
@@ -158,7 +150,7 @@ shortest_decimal(double a, uint64_t *digits, int *e10)
 		uint32_t	q = log10_pow2(e2) - (e2 > 3);
 		int			shift = -e2 + (int) q + 125 + pow5_bits((int) q) - 1;
 
-		mul = q == 0 ? ((u128) 1 << 125) + 1 : (pow5_entry(-(int) q) >> 3) + 1;
+		mul = q == 0 ? ((u128) 1 << 125) + 1 : (fj_pow5_entry(-(int) q) >> 3) + 1;
 		exp10 = (int) q;
 		mul_lo = (uint64_t) mul;
 		mul_hi = (uint64_t) (mul >> 64);
@@ -183,7 +175,7 @@ shortest_decimal(double a, uint64_t *digits, int *e10)
 		int			i = -e2 - (int) q;
 		int			shift = (int) q - (pow5_bits(i) - 125);
 
-		mul = pow5_entry(i) >> 3;
+		mul = fj_pow5_entry(i) >> 3;
 		exp10 = (int) q + e2;
 		mul_lo = (uint64_t) mul;
 		mul_hi = (uint64_t) (mul >> 64);
@@ -343,7 +335,7 @@ decimal_to_double(uint64_t w, int q)
 		goto slow;
 	lz = __builtin_clzll(w);
 	wn = w << lz;
-	e = pow5_entry(q);
+	e = fj_pow5_entry(q);
 	a = (u128) wn * (uint64_t) (e >> 64);
 	b = (u128) wn * (uint64_t) e;
 	p0 = (uint64_t) b;
@@ -400,15 +392,21 @@ slow:
 static void
 shortest_digits(double a, uint64_t *digits, int *e10)
 {
-	uint64_t	t;
+	uint64_t	bits,
+				t;
 	int			k;
 
-	if (!fj_double_shortest_15(a, &t, &k))
+	if (fj_double_shortest_15(a, &t, &k))
+		k = -k;
+	else
 	{
-		shortest_decimal(a, digits, e10);
-		return;
+		memcpy(&bits, &a, 8);
+		if (!fj_schubfach(bits, &t, &k))
+		{
+			shortest_decimal(a, digits, e10);
+			return;
+		}
 	}
-	k = -k;
 	while (t % 10 == 0)
 	{
 		t /= 10;

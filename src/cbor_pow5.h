@@ -20,7 +20,11 @@
 #define FJ_POW5_MIN (-342)
 #define FJ_POW5_MAX 325
 
-static const uint64_t fj_pow5_128[FJ_POW5_MAX - FJ_POW5_MIN + 1][2] = {
+extern const uint64_t fj_pow5_128[FJ_POW5_MAX - FJ_POW5_MIN + 1][2];
+
+/* The table itself, in the one file that defines FJ_POW5_TABLE (cbor_number.c). */
+#ifdef FJ_POW5_TABLE
+const uint64_t fj_pow5_128[FJ_POW5_MAX - FJ_POW5_MIN + 1][2] = {
 	{0xeef453d6923bd65aULL, 0x113faa2906a13b3fULL},	/* -342 */
 	{0x9558b4661b6565f8ULL, 0x4ac7ca59a424c507ULL},	/* -341 */
 	{0xbaaee17fa23ebf76ULL, 0x5d79bcf00d2df649ULL},	/* -340 */
@@ -690,5 +694,6 @@ static const uint64_t fj_pow5_128[FJ_POW5_MAX - FJ_POW5_MIN + 1][2] = {
 	{0x9e19db92b4e31ba9ULL, 0x6c07a2c26a8346d1ULL},	/* 324 */
 	{0xc5a05277621be293ULL, 0xc7098b7305241885ULL},	/* 325 */
 };
+#endif
 
 #endif							/* FJ_CBOR_POW5_H */

@@ -451,6 +451,53 @@ rng(void)
 	return rng_state;
 }
 
+/*
+ * The decoder's form of the shortest digits of a (positive): as nibbles,
+ * the first in the lowest, with where the point goes. They must be the
+ * oracle's digits, want * 10^we, no trailing zero among them. So must
+ * fj_schubfach's, whatever the double's length (the decoder asks it only
+ * when the 15-digit shortcut fails), once its trailing zeros are gone.
+ */
+static bool
+check_nibbles(double a, uint64_t want, int we)
+{
+	unsigned __int128 nibbles;
+	unsigned	n,
+				i,
+				want_n = fj_decimal_length(want);
+	int			point,
+				k;
+	uint64_t	got = 0,
+				bits,
+				t;
+
+	memcpy(&bits, &a, 8);
+	if (fj_schubfach(bits, &t, &k))
+	{
+		while (t % 10 == 0)
+		{
+			t /= 10;
+			k++;
+		}
+		if (t != want || k != we)
+		{
+			CHECKF(0, "fj_schubfach(%a): %llue%d, want %llue%d", a, (unsigned long long) t, k,
+				   (unsigned long long) want, we);
+			return false;
+		}
+	}
+	fj_double_shortest_nibbles(a, &nibbles, &n, &point);
+	for (i = 0; i < n && i < 20; i++)
+		got = got * 10 + (uint64_t) ((nibbles >> (4 * i)) & 0xf);
+	if (n != want_n || got != want || point != we + (int) want_n || (n < 32 && (nibbles >> (4 * n)) != 0))
+	{
+		CHECKF(0, "shortest nibbles of %a: %u digits %llu, point %d; want %u digits %llu, point %d", a, n,
+			   (unsigned long long) got, point, want_n, (unsigned long long) want, we + (int) want_n);
+		return false;
+	}
+	return true;
+}
+
 /* One double: the fast shortest agrees with the oracle, and its text is taken back as it. */
 static bool
 check_double(double d)
@@ -482,7 +529,7 @@ check_double(double d)
 		CHECKF(0, "%s (shortest of %a) is not taken as that double", buf, d);
 		return false;
 	}
-	return true;
+	return check_nibbles(fabs(d), want, we);
 }
 
 /*
