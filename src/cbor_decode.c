@@ -1383,151 +1383,230 @@ read_arg(const uint8_t *in, size_t pos, size_t len, uint64_t *arg, size_t *head)
 	return true;
 }
 
+/* A decimal fraction 4([exponent, mantissa]) as read_decimal reads it. */
+typedef struct decimal_parts
+{
+	int64_t		e;				/* the exponent */
+	uint64_t	mm;				/* the mantissa's argument (magnitude - 1 when negative) */
+	uint64_t	mag;			/* the mantissa's magnitude */
+	bool		neg;
+	size_t		n;				/* digits of the magnitude (1 for 0) */
+	size_t		mpos;			/* offset of the mantissa */
+	size_t		end;			/* offset after it */
+} decimal_parts;
+
 /*
  * A decimal fraction 4([exponent, mantissa]) whose exponent and mantissa are
- * integers, as a value inside an array or map: what the handlers do for its
- * four items (tag, array, exponent, mantissa) and put_decimal, in one step,
- * with the same checks (it leaves to them every case that fails one, and a
- * poll of the interrupt callback) and the same tape bytes. in[*ppos] is c4 82.
+ * integers, at in[pos] (c4 82): its parts, or false for every case that the
+ * handlers and put_decimal must take (a bignum, an exponent past int64, a
+ * mantissa past uint64, an exponent that puts the text's own exponent past
+ * int64, truncated input).
  */
-static bool
-fast_decimal(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
+static inline __attribute__((always_inline)) bool
+read_decimal(const uint8_t *in, size_t pos, size_t len, decimal_parts *p)
 {
-	size_t		pos = *ppos,
-				epos = pos + 2,
-				mpos,
+	size_t		epos = pos + 2,
 				ehead,
-				mhead,
-				n,
-				tlen = 0;
-	uint64_t	em,
-				mm,
-				mag;
-	int64_t		e,
-				adjusted;
-	bool		neg;
+				mhead;
+	uint64_t	em;
+
+	if ((in[epos] & 0xc0) != 0 || (in[epos] & 31) > 27 || !read_arg(in, epos, len, &em, &ehead))
+		return false;
+	p->mpos = epos + ehead;
+	if (p->mpos >= len || (in[p->mpos] & 0xc0) != 0 || (in[p->mpos] & 31) > 27 ||
+		!read_arg(in, p->mpos, len, &p->mm, &mhead))
+		return false;
+	/* the exponent within int64; the mantissa's magnitude within uint64 */
+	if (em > (uint64_t) INT64_MAX || ((in[p->mpos] & 0x20) && p->mm == UINT64_MAX))
+		return false;
+	p->e = (in[epos] & 0x20) ? -1 - (int64_t) em : (int64_t) em;
+	p->neg = (in[p->mpos] & 0x20) != 0;
+	p->mag = p->mm + p->neg;
+	p->n = p->mag ? fj_decimal_length(p->mag) : 1;
+	p->end = p->mpos + mhead;
+	if (p->e == 0)
+	{
+		/* an integer: put_integer_digits, when it fits int64 */
+		if (p->mm > (uint64_t) INT64_MAX)
+			return false;
+	}
+	else if (p->e > 0 && (uint64_t) p->e > (uint64_t) INT64_MAX - (p->n - 1))
+		return false;			/* put_decimal's error */
+	return true;
+}
+
+/* Write the decimal p as put_decimal would (false: no room, the error set). */
+static inline __attribute__((always_inline)) bool
+put_decimal_parts(decoder *d, const decimal_parts *p)
+{
+	int64_t		adjusted;
+	size_t		tlen = 0;
 	uint8_t		digits[24],
 				text[64],
 			   *w;
 
-	if ((in[epos] & 0xc0) != 0 || (in[epos] & 31) > 27 || !read_arg(in, epos, len, &em, &ehead))
-		return false;
-	mpos = epos + ehead;
-	if (mpos >= len || (in[mpos] & 0xc0) != 0 || (in[mpos] & 31) > 27 || !read_arg(in, mpos, len, &mm, &mhead))
-		return false;
-	/* the exponent within int64; the mantissa's magnitude within uint64 */
-	if (em > (uint64_t) INT64_MAX || ((in[mpos] & 0x20) && mm == UINT64_MAX))
-		return false;
-	/* three items counted (the array, the exponent, the mantissa), none of them a poll */
-	if (POLL_ITEMS - d->items % POLL_ITEMS <= 3)
-		return false;
-	e = (in[epos] & 0x20) ? -1 - (int64_t) em : (int64_t) em;
-	neg = (in[mpos] & 0x20) != 0;
-	mag = neg ? mm + 1 : mm;
-	n = mag ? fj_decimal_length(mag) : 1;
-	if (e == 0)
-	{
-		/* an integer: put_integer_digits, when it fits int64 */
-		if (mm > (uint64_t) INT64_MAX)
-			return false;
-	}
-	else if (e > 0 && (uint64_t) e > (uint64_t) INT64_MAX - (n - 1))
-		return false;			/* put_decimal's error */
-
-	d->items += 3;
-	d->item = mpos;
-	*ppos = mpos + mhead;
-	if (e == 0)
+	if (p->e == 0)
 	{
 		if (!reserve(d, 9))
-			return true;
-		d->out.len = (size_t) (fj_put_int(d->out.data + d->out.len, neg ? FJ_NINT : FJ_UINT, mm) - d->out.data);
-		item_done(d);
+			return false;
+		d->out.len = (size_t) (fj_put_int(d->out.data + d->out.len, p->neg ? FJ_NINT : FJ_UINT, p->mm) - d->out.data);
 		return true;
 	}
-	adjusted = e + ((int64_t) n - 1);
-	if (e < 0 && adjusted >= -6)
+	adjusted = p->e + ((int64_t) p->n - 1);
+	if (p->e < 0 && adjusted >= -6)
 	{
 		/* put_decimal's plain text, as PACKED nibbles straight from the mantissa */
-		if (!reserve(d, 9 + fj_packed_fraction_len(neg, (unsigned) n, (int) (n + e))))
-			return true;
-		w = fj_put_packed_fraction(d->out.data + d->out.len, neg, mag, (unsigned) n, (int) (n + e));
+		if (!reserve(d, 9 + fj_packed_fraction_len(p->neg, (unsigned) p->n, (int) (p->n + p->e))))
+			return false;
+		w = fj_put_packed_fraction(d->out.data + d->out.len, p->neg, p->mag, (unsigned) p->n, (int) (p->n + p->e));
 		d->out.len = (size_t) (w - d->out.data);
-		item_done(d);
 		return true;
 	}
 	/* put_decimal's text, in exponent form */
-	fj_put_u64_text(digits, mag);
-	if (neg)
+	fj_put_u64_text(digits, p->mag);
+	if (p->neg)
 		text[tlen++] = '-';
 	text[tlen++] = digits[0];
-	if (n > 1)
+	if (p->n > 1)
 	{
 		text[tlen++] = '.';
-		memcpy(text + tlen, digits + 1, n - 1);
-		tlen += n - 1;
+		memcpy(text + tlen, digits + 1, p->n - 1);
+		tlen += p->n - 1;
 	}
 	text[tlen++] = 'e';
 	text[tlen++] = adjusted < 0 ? '-' : '+';
 	tlen = (size_t) (fj_put_u64_text(text + tlen, adjusted < 0 ? 0 - (uint64_t) adjusted : (uint64_t) adjusted) - text);
 	/* put_number_text: never an integer here, and with an exponent: NUMBER */
 	if (!reserve(d, 9 + tlen))
-		return true;
+		return false;
 	w = fj_put_text_header(d->out.data + d->out.len, FJ_NUMBER, tlen);
 	memcpy(w, text, tlen);
 	w += tlen;
 	d->out.len = (size_t) (w - d->out.data);
-	item_done(d);
 	return true;
 }
 
-/* The most tape bytes put_float writes for one double, scratch included. */
-#define FLOAT_ROOM (9 + FJ_DOUBLE_TEXT_MAX)
-_Static_assert(FJ_PACKED_FRACTION_MAX <= FJ_DOUBLE_TEXT_MAX,
-			   "put_float's PACKED form fits FLOAT_ROOM");
+/*
+ * A decimal fraction with integer parts as a value inside an array or map:
+ * what the handlers do for its four items (tag, array, exponent, mantissa)
+ * and put_decimal, in one step, with the same checks (it leaves to them
+ * every case that fails one, and a poll of the interrupt callback) and the
+ * same tape bytes. in[*ppos] is c4 82.
+ */
+static bool
+fast_decimal(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
+{
+	decimal_parts p;
+
+	if (!read_decimal(in, *ppos, len, &p))
+		return false;
+	/* three items counted (the array, the exponent, the mantissa), none of them a poll */
+	if (POLL_ITEMS - d->items % POLL_ITEMS <= 3)
+		return false;
+	d->items += 3;
+	d->item = p.mpos;
+	*ppos = p.end;
+	if (put_decimal_parts(d, &p))
+		item_done(d);
+	return true;
+}
 
 /*
- * A run of 64-bit floats (fb heads) in an array, as fast_item would decode
- * them one by one, in a loop: no frame lookup, interrupt poll or buffer
- * check of its own for each. in[*ppos] is fb, the array f is on top with
- * nothing pending. It stops before the array's last member (closing the array
- * is item_done's), before a poll would fall due, when the buffer has no room
- * for one more double without growing, and at the first item that is not a
- * finite double: fast_item and decode_item take those, as before, and
- * the tape bytes are the same.
+ * The most tape bytes one number of a run writes, scratch included: a
+ * double (put_float's PACKED form or text), an integer, or a decimal
+ * fraction (PACKED, or text of at most 44 characters).
+ */
+#define NUMBER_ROOM (9 + 64)
+_Static_assert(FJ_PACKED_FRACTION_MAX <= FJ_DOUBLE_TEXT_MAX && FJ_DOUBLE_TEXT_MAX <= 64,
+			   "a number of a run fits NUMBER_ROOM");
+
+/*
+ * A run of numbers in an array, as fast_item would decode them one by one,
+ * in a loop: finite 64-bit floats (fb), integers within int64, and decimal
+ * fractions read_decimal takes, with no frame lookup, interrupt poll or
+ * buffer check of its own for each. The array f is on top with nothing
+ * pending, and in[*ppos] is its next member. The run stops before a poll
+ * would fall due, when the buffer has no room for one more number without
+ * growing, and at the first member that is none of these: fast_item and
+ * decode_item take those, as before, and the tape bytes are the same. When
+ * it reaches the end of a definite array it closes it, as the last member's
+ * item_done would. Ends an array of numbers, such as a pair of coordinates,
+ * without going back to the main loop for each member.
  */
 static void
-fast_double_run(decoder *d, dframe *f, const uint8_t *in, size_t *ppos, size_t len)
+number_run(decoder *d, dframe *f, const uint8_t *in, size_t *ppos, size_t len)
 {
 	size_t		pos = *ppos;
-	uint64_t	limit = (len - pos) / 9,
+	size_t		last = pos;
+	uint64_t	limit = f->indefinite ? UINT64_MAX : f->remaining,
+				budget = POLL_ITEMS - 1 - d->items % POLL_ITEMS,
+				used = 0,
 				k = 0;
 
-	if (!f->indefinite && f->remaining - 1 < limit)
-		limit = f->remaining - 1;
-	/* the items counted here: none reaches a poll, or f->count its maximum */
-	if (POLL_ITEMS - 1 - d->items % POLL_ITEMS < limit)
-		limit = POLL_ITEMS - 1 - d->items % POLL_ITEMS;
+	/* f->count stays below its maximum, as item_done's check requires */
 	if (UINT32_MAX - 1 - (uint64_t) f->count < limit)
 		limit = UINT32_MAX - 1 - (uint64_t) f->count;
-	while (k < limit && in[pos] == 0xfb && d->out.cap - d->out.len >= FLOAT_ROOM)
+	while (k < limit && pos < len && used + 3 <= budget && d->out.cap - d->out.len >= NUMBER_ROOM)
 	{
-		uint64_t	bits = __builtin_bswap64(fj_load64(in + pos + 1));
-		double		v;
+		uint8_t		b = in[pos];
 
-		memcpy(&v, &bits, 8);
-		if (!isfinite(v))
+		if (b == 0xfb)
+		{
+			uint64_t	bits;
+			double		v;
+
+			if (len - pos < 9)
+				break;
+			bits = __builtin_bswap64(fj_load64(in + pos + 1));
+			memcpy(&v, &bits, 8);
+			if (!isfinite(v))
+				break;
+			/* cannot fail: the room is there */
+			put_float_inline(d, v);
+			last = pos;
+			pos += 9;
+			used++;
+		}
+		else if (b == 0xc4)
+		{
+			decimal_parts p;
+
+			if (len - pos <= 2 || in[pos + 1] != 0x82 || !read_decimal(in, pos, len, &p))
+				break;
+			put_decimal_parts(d, &p);
+			last = p.mpos;
+			pos = p.end;
+			used += 3;
+		}
+		else if (b < 0x1c || (b >= 0x20 && b < 0x3c))
+		{
+			uint64_t	m;
+			size_t		head;
+
+			if (!read_arg(in, pos, len, &m, &head) || m > (uint64_t) INT64_MAX)
+				break;
+			d->out.len = (size_t) (fj_put_int(d->out.data + d->out.len, b < 0x20 ? FJ_UINT : FJ_NINT, m) -
+								   d->out.data);
+			last = pos;
+			pos += head;
+			used++;
+		}
+		else
 			break;
-		/* cannot fail: the room is there */
-		put_float_inline(d, v);
-		pos += 9;
 		k++;
 	}
-	d->items += k;
+	if (k == 0)
+		return;
+	d->items += used;
+	d->item = last;				/* as the main loop and fast_decimal leave it */
 	f->count += (uint32_t) k;
-	if (!f->indefinite)
-		f->remaining -= k;
 	*ppos = pos;
+	if (f->indefinite)
+		return;
+	f->remaining -= k;
+	/* the last member's item_done: the array is complete, and an item of its parent */
+	if (f->remaining == 0 && close_container(d))
+		item_done(d);
 }
 
 /*
@@ -1601,9 +1680,16 @@ fast_item(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 		if (!poll_item(d))
 			return *ppos = len + 1, true;
 		d->depth++;
-		push(d, b < 0xa0 ? FRAME_ARRAY : FRAME_MAP, false, b & 31, f->hint);
 		*ppos = pos + 1;
+		if (push(d, b < 0xa0 ? FRAME_ARRAY : FRAME_MAP, false, b & 31, f->hint) && b < 0xa0)
+			number_run(d, top(d), in, ppos, len);
 		return true;
+	}
+	if (f->kind == FRAME_ARRAY)
+	{
+		number_run(d, f, in, ppos, len);
+		if (*ppos != pos)
+			return true;
 	}
 	if (b < 0x1c || (b >= 0x20 && b < 0x3c))
 	{
@@ -1621,12 +1707,6 @@ fast_item(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 		*ppos = pos + head;
 		item_done(d);
 		return true;
-	}
-	if (b == 0xfb && f->kind == FRAME_ARRAY)
-	{
-		fast_double_run(d, f, in, ppos, len);
-		if (*ppos != pos)
-			return true;
 	}
 	if (b >= 0xf9 && b <= 0xfb)
 	{
