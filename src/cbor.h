@@ -379,8 +379,7 @@ fj_double_shortest_nibbles(double a, unsigned __int128 *nibbles, unsigned *n, in
 	 * trailing zeros are the zero nibbles on top.
 	 */
 	len = fj_decimal_length(t);
-	top = fj_div_1e16(t);
-	rest = fj_digits16_nibbles(t - top * 10000000000000000ULL);
+	rest = fj_digits16_nibbles_top(t, &top);
 	lo = top | rest << 4;
 	*nibbles = ((unsigned __int128) (rest >> 60) << 64 | lo) >> (4 * (17 - len));
 	*n = len - ((rest >> 60) ? 0 : 1 + (unsigned) __builtin_clzll(lo) / 4);

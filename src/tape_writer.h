@@ -164,18 +164,16 @@ fj_digits8_nibbles(uint32_t x)
 }
 
 /*
- * The 16 digits of v (below 10^16, leading zeros included) as nibbles, the
- * first in the lowest: fj_digits8_nibbles's steps for both halves of 8
- * digits at once, in the lanes of an SSE2 register where there is one
+ * The 16 digits of hi * 10^8 + lo (both below 10^8, leading zeros included)
+ * as nibbles, the first in the lowest: fj_digits8_nibbles's steps for both
+ * halves of 8 digits at once, in the lanes of an SSE2 register where there is one
  * (every x86-64): / 10^4 in the two 64-bit lanes, / 100 in 16-bit lanes,
  * then / 10 and the digit pairs joined into bytes (tens + 16 * units, as
  * 16 * pair - 159 * tens) in 16-bit lanes, packed to bytes.
  */
 static inline __attribute__((always_inline)) uint64_t
-fj_digits16_nibbles(uint64_t v)
+fj_digits8x2_nibbles(uint64_t hi, uint64_t lo)
 {
-	uint64_t	hi = fj_div_1e8(v),
-				lo = v - hi * 100000000;
 #ifdef __SSE2__
 	__m128i		x = _mm_set_epi64x((long long) lo, (long long) hi),
 				q,
@@ -197,6 +195,30 @@ fj_digits16_nibbles(uint64_t v)
 #endif
 }
 
+/* The 16 digits of v (below 10^16, leading zeros included) as nibbles, the first in the lowest. */
+static inline __attribute__((always_inline)) uint64_t
+fj_digits16_nibbles(uint64_t v)
+{
+	uint64_t	hi = fj_div_1e8(v);
+
+	return fj_digits8x2_nibbles(hi, v - hi * 100000000);
+}
+
+/*
+ * The last 16 digits of v (below 10^20) as nibbles, and in *top the digits
+ * before them (v / 10^16): v / 10^8 and v / 10^16 both come from v, side by
+ * side, instead of one after the other.
+ */
+static inline __attribute__((always_inline)) uint64_t
+fj_digits16_nibbles_top(uint64_t v, uint64_t *top)
+{
+	uint64_t	h = fj_div_1e8(v),
+				t = fj_div_1e16(v);
+
+	*top = t;
+	return fj_digits8x2_nibbles(h - t * 100000000, v - h * 100000000);
+}
+
 /* The n digits of v (n its length, 1 to 20) as nibbles, the first in the lowest. */
 static inline __attribute__((always_inline)) unsigned __int128
 fj_digit_nibbles(uint64_t v, unsigned n)
@@ -209,8 +231,8 @@ fj_digit_nibbles(uint64_t v, unsigned n)
 	{
 		/* the first n - 16 digits (1 to 4), then 16: two 64-bit halves, no 128-bit shifts */
 		unsigned	k = n - 16;
-		uint64_t	top = fj_div_1e16(v),
-					rest = fj_digits16_nibbles(v - top * 10000000000000000ULL),
+		uint64_t	top,
+					rest = fj_digits16_nibbles_top(v, &top),
 					first = k == 1 ? top : fj_digits8_nibbles((uint32_t) top) >> (4 * (8 - k));
 
 		return (unsigned __int128) (rest >> (64 - 4 * k)) << 64 | (first | rest << (4 * k));
