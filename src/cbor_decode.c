@@ -1410,12 +1410,23 @@ read_decimal(const uint8_t *in, size_t pos, size_t len, decimal_parts *p)
 				mhead;
 	uint64_t	em;
 
-	if ((in[epos] & 0xc0) != 0 || (in[epos] & 31) > 27 || !read_arg(in, epos, len, &em, &ehead))
-		return false;
-	p->mpos = epos + ehead;
-	if (p->mpos >= len || (in[p->mpos] & 0xc0) != 0 || (in[p->mpos] & 31) > 27 ||
-		!read_arg(in, p->mpos, len, &p->mm, &mhead))
-		return false;
+	if (len - pos >= 12 && (in[epos] & 0xdf) < 0x18 && (in[epos + 1] & 0xdf) == 0x1b)
+	{
+		/* the common shape: an exponent of -24 to 23 in its head, a mantissa of 8 bytes */
+		em = in[epos] & 31;
+		p->mpos = epos + 1;
+		p->mm = __builtin_bswap64(fj_load64(in + p->mpos + 1));
+		mhead = 9;
+	}
+	else
+	{
+		if ((in[epos] & 0xc0) != 0 || (in[epos] & 31) > 27 || !read_arg(in, epos, len, &em, &ehead))
+			return false;
+		p->mpos = epos + ehead;
+		if (p->mpos >= len || (in[p->mpos] & 0xc0) != 0 || (in[p->mpos] & 31) > 27 ||
+			!read_arg(in, p->mpos, len, &p->mm, &mhead))
+			return false;
+	}
 	/* the exponent within int64; the mantissa's magnitude within uint64 */
 	if (em > (uint64_t) INT64_MAX || ((in[p->mpos] & 0x20) && p->mm == UINT64_MAX))
 		return false;
@@ -1526,27 +1537,37 @@ _Static_assert(FJ_PACKED_FRACTION_MAX <= FJ_DOUBLE_TEXT_MAX && FJ_DOUBLE_TEXT_MA
  * fractions read_decimal takes, with no frame lookup, interrupt poll or
  * buffer check of its own for each. The array f is on top with nothing
  * pending, and in[*ppos] is its next member. The run stops before a poll
- * would fall due, when the buffer has no room for one more number without
- * growing, and at the first member that is none of these: fast_item and
+ * could fall due, before the buffer could lack room for one more number
+ * without growing, and at the first member that is none of these: fast_item and
  * decode_item take those, as before, and the tape bytes are the same. When
  * it reaches the end of a definite array it closes it, as the last member's
  * item_done would. Ends an array of numbers, such as a pair of coordinates,
  * without going back to the main loop for each member.
  */
-static void
+static inline __attribute__((always_inline)) void
 number_run(decoder *d, dframe *f, const uint8_t *in, size_t *ppos, size_t len)
 {
-	size_t		pos = *ppos;
-	size_t		last = pos;
+	size_t		pos = *ppos,
+				last = pos;
 	uint64_t	limit = f->indefinite ? UINT64_MAX : f->remaining,
-				budget = POLL_ITEMS - 1 - d->items % POLL_ITEMS,
 				used = 0,
 				k = 0;
 
-	/* f->count stays below its maximum, as item_done's check requires */
+	/* an array of strings or containers: nothing to count */
+	if (pos >= len || !(in[pos] == 0xfb || in[pos] == 0xc4 || in[pos] < 0x1c || (in[pos] >= 0x20 && in[pos] < 0x3c)))
+		return;
+	/*
+	 * The members it may take, counted once: f->count stays below its
+	 * maximum, as item_done's check requires; the items counted (at most 3
+	 * a member) reach no poll; the buffer has NUMBER_ROOM for each
+	 */
 	if (UINT32_MAX - 1 - (uint64_t) f->count < limit)
 		limit = UINT32_MAX - 1 - (uint64_t) f->count;
-	while (k < limit && pos < len && used + 3 <= budget && d->out.cap - d->out.len >= NUMBER_ROOM)
+	if ((POLL_ITEMS - 1 - d->items % POLL_ITEMS) / 3 < limit)
+		limit = (POLL_ITEMS - 1 - d->items % POLL_ITEMS) / 3;
+	if ((d->out.cap - d->out.len) / NUMBER_ROOM < limit)
+		limit = (d->out.cap - d->out.len) / NUMBER_ROOM;
+	while (k < limit && pos < len)
 	{
 		uint8_t		b = in[pos];
 
@@ -1607,6 +1628,55 @@ number_run(decoder *d, dframe *f, const uint8_t *in, size_t *ppos, size_t len)
 	/* the last member's item_done: the array is complete, and an item of its parent */
 	if (f->remaining == 0 && close_container(d))
 		item_done(d);
+}
+
+/*
+ * number_run out of line, where fast_item calls it: its code inline there
+ * made the main loop slower for documents of strings and objects (2-3 %).
+ * At a number inside an array, and at the head of an array of 1 to 23
+ * members (array_head_run).
+ */
+static __attribute__((noinline)) void
+number_run_call(decoder *d, dframe *f, const uint8_t *in, size_t *ppos, size_t len)
+{
+	number_run(d, f, in, ppos, len);
+}
+
+/*
+ * The array whose head b (81 to 97) fast_item has read and counted, with
+ * the run of numbers it starts; then, while that array is closed and the
+ * next item of its parent, an array, is another such head, the same for
+ * it, as fast_item would take it (the depth limit, an interrupt poll, the
+ * offset the header guess reads): a ring of coordinate pairs in one call.
+ */
+static __attribute__((noinline)) void
+array_head_run(decoder *d, uint8_t b, uint8_t hint, const uint8_t *in, size_t *ppos, size_t len)
+{
+	for (;;)
+	{
+		size_t		open = d->frames.len,
+					pos;
+		dframe	   *f;
+
+		if (!push(d, FRAME_ARRAY, false, b & 31, hint))
+			return;
+		number_run(d, top(d), in, ppos, len);
+		pos = *ppos;
+		f = top(d);
+		if (d->rc != FJ_OK || d->frames.len != open || !f || f->kind != FRAME_ARRAY || pos >= len ||
+			in[pos] < 0x81 || in[pos] > 0x97 || d->depth >= d->max_depth)
+			return;
+		b = in[pos];
+		hint = f->hint;
+		d->item = pos;
+		if (!poll_item(d))
+		{
+			*ppos = len + 1;
+			return;
+		}
+		d->depth++;
+		*ppos = pos + 1;
+	}
 }
 
 /*
@@ -1681,13 +1751,15 @@ fast_item(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 			return *ppos = len + 1, true;
 		d->depth++;
 		*ppos = pos + 1;
-		if (push(d, b < 0xa0 ? FRAME_ARRAY : FRAME_MAP, false, b & 31, f->hint) && b < 0xa0)
-			number_run(d, top(d), in, ppos, len);
+		if (b < 0xa0)
+			array_head_run(d, b, f->hint, in, ppos, len);
+		else
+			push(d, FRAME_MAP, false, b & 31, f->hint);
 		return true;
 	}
 	if (f->kind == FRAME_ARRAY)
 	{
-		number_run(d, f, in, ppos, len);
+		number_run_call(d, f, in, ppos, len);
 		if (*ppos != pos)
 			return true;
 	}
