@@ -4,9 +4,11 @@
  * unambiguously, binary16 exactness, and decimal digits <-> bignum bytes.
  *
  * Doubles are converted with integer arithmetic on a table of 128-bit
- * powers of five (cbor_pow5.h): Ryu for double to shortest decimal, one
- * 192-bit product for decimal to double (strtod settles the rare cases that
- * product cannot, and subnormals). No locale is involved. test_cbor.c checks
+ * powers of five (cbor_pow5.h, defined here): for double to shortest
+ * decimal, a 15-digit shortcut, then Schubfach (fj_schubfach in cbor.h),
+ * and Ryu for subnormals and powers of two; one 192-bit product for decimal
+ * to double (strtod settles the rare cases that product cannot, and
+ * subnormals). No locale is involved. test_cbor.c checks
  * both against glibc's snprintf and strtod. Bignums are arrays of 32-bit
  * limbs, converted a base-10^9 chunk at a time: quadratic, so the loops poll
  * for interrupts.
