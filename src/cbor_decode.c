@@ -1529,7 +1529,9 @@ fast_decimal(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
  */
 #define NUMBER_ROOM (9 + 64)
 _Static_assert(FJ_PACKED_FRACTION_MAX <= FJ_DOUBLE_TEXT_MAX && FJ_DOUBLE_TEXT_MAX <= 64,
-			   "a number of a run fits NUMBER_ROOM");
+			   "a double of a run fits NUMBER_ROOM");
+/* a decimal's exponent form: sign, 20 digits and a point, "e", a sign, 19 digits */
+_Static_assert(1 + 20 + 1 + 2 + 19 <= 64, "a decimal of a run fits NUMBER_ROOM");
 
 /*
  * A run of numbers in an array, as fast_item would decode them one by one,
@@ -1556,10 +1558,14 @@ number_run(decoder *d, dframe *f, const uint8_t *in, size_t *ppos, size_t len)
 	/* an array of strings or containers: nothing to count */
 	if (pos >= len || !(in[pos] == 0xfb || in[pos] == 0xc4 || in[pos] < 0x1c || (in[pos] >= 0x20 && in[pos] < 0x3c)))
 		return;
+	/* at the count's maximum, item_done's check fails the next member: that is the handlers' to do */
+	if (f->count >= UINT32_MAX - 1)
+		return;
 	/*
 	 * The members it may take, counted once: f->count stays below its
-	 * maximum, as item_done's check requires; the items counted (at most 3
-	 * a member) reach no poll; the buffer has NUMBER_ROOM for each
+	 * maximum, as item_done's check requires (f->count is below UINT32_MAX
+	 * - 1 here, so this does not wrap); the items counted (at most 3 a
+	 * member) reach no poll; the buffer has NUMBER_ROOM for each
 	 */
 	if (UINT32_MAX - 1 - (uint64_t) f->count < limit)
 		limit = UINT32_MAX - 1 - (uint64_t) f->count;

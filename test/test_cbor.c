@@ -2284,7 +2284,7 @@ count_polls(void *ctx)
 }
 
 /*
- * Arrays of 64-bit floats, which the decoder takes in runs (fast_double_run):
+ * Arrays of 64-bit floats, which the decoder takes in runs (number_run):
  * the reference's tape or error for runs of every length up to 300, with
  * doubles of every kind (random bits: NaN, infinities, subnormals), other
  * items among them, indefinite arrays, truncations and size limits; and a
@@ -2393,6 +2393,201 @@ test_oracle_double_runs(void)
 			   (ra != FJ_OK ? ea.offset == er.offset :
 				a.len == r.len && memcmp(a.data, r.data, a.len) == 0),
 			   "200,000 doubles, stop at poll %u: rc %d, the reference %d", k, (int) ra, (int) rr);
+		fj_buf_release(&fj_malloc_allocator, &a);
+		fj_buf_release(&fj_malloc_allocator, &r);
+	}
+	free(b.s);
+}
+
+/* A CBOR head of major type mt (0 to 7 shifted) with argument v in its shortest form. */
+static void
+put_head(t_buf *b, uint8_t mt, uint64_t v)
+{
+	char		h[9];
+	int			n,
+				i;
+
+	if (v < 24)
+	{
+		h[0] = (char) (mt | v);
+		n = 0;
+	}
+	else
+	{
+		n = v <= 0xff ? 1 : v <= 0xffff ? 2 : v <= 0xffffffffULL ? 4 : 8;
+		h[0] = (char) (mt | (n == 1 ? 24 : n == 2 ? 25 : n == 4 ? 26 : 27));
+	}
+	for (i = 0; i < n; i++)
+		h[1 + i] = (char) (v >> (8 * (n - 1 - i)));
+	t_put(b, h, (size_t) n + 1);
+}
+
+/*
+ * One member of an array of numbers, of the kinds number_run takes and now
+ * and then one it leaves to the handlers: doubles (short, 17 digits, random
+ * bits), integers of every head size and sign, decimal fractions in the
+ * 12-byte shape read_decimal reads directly (a mantissa of 8 bytes, -2^64
+ * among them) and in other shapes, or any item.
+ */
+static void
+put_run_member(t_buf *b)
+{
+	uint64_t	r = rng(),
+				bits;
+	double		v;
+	char		item[9];
+
+	switch (r % 9)
+	{
+		case 0:
+		case 1:
+			v = (double) (int64_t) (rng() % 2000000001) / fj_pow10_double[1 + rng() % 12];
+			memcpy(&bits, &v, 8);
+			break;
+		case 2:
+			v = ((double) (rng() >> 11) / 9007199254740992.0 - 0.5) * 360;
+			memcpy(&bits, &v, 8);
+			break;
+		case 3:
+			bits = rng();
+			break;
+		case 4:
+			put_head(b, (r >> 8) & 1 ? 0x20 : 0x00, rng() >> (rng() % 64));
+			return;
+		case 5:
+		case 6:
+			/* 4([e, m]): e from -24 to 23 in its head, m of 8 bytes */
+			t_put(b, "\xc4\x82", 2);
+			put_head(b, (r >> 8) & 1 ? 0x20 : 0x00, (r >> 9) % 24);
+			bits = (r >> 20) % 16 == 0 ? UINT64_MAX : rng() | (1ULL << 63);
+			item[0] = (char) ((r >> 14) & 1 ? 0x3b : 0x1b);
+			bits = __builtin_bswap64(bits);
+			memcpy(item + 1, &bits, 8);
+			t_put(b, item, 9);
+			return;
+		case 7:
+			/* other shapes: a longer exponent, a shorter mantissa, or not integers */
+			t_put(b, "\xc4\x82", 2);
+			if ((r >> 8) % 8 == 0)
+				put_random_cbor(b, 1);
+			else
+				put_head(b, (r >> 11) & 1 ? 0x20 : 0x00, rng() >> (rng() % 64));
+			if ((r >> 12) % 8 == 0)
+				put_random_cbor(b, 1);
+			else
+				put_head(b, (r >> 15) & 1 ? 0x20 : 0x00, rng() >> (rng() % 64));
+			return;
+		default:
+			put_random_cbor(b, 1);
+			return;
+	}
+	item[0] = (char) 0xfb;
+	bits = __builtin_bswap64(bits);
+	memcpy(item + 1, &bits, 8);
+	t_put(b, item, 9);
+}
+
+/*
+ * Arrays of numbers as the decoder takes them in runs (number_run,
+ * array_head_run): rings of small arrays of numbers (1 to 23 members,
+ * heads 81 to 97), definite or not, with maps and strings among them, in a
+ * map or an array, and a map after them; against the reference's tape or
+ * error, with depth limits, size limits, substitution and truncations. Then
+ * a ring of 70,000 pairs of an integer and a decimal fraction (350,001
+ * items) across the interrupt polls, stopped at each.
+ */
+static void
+test_oracle_number_runs(void)
+{
+	t_buf		b = {0};
+	long		i;
+	unsigned	k,
+				j;
+
+	for (i = 0; i < 20000; i++)
+	{
+		fj_cbor_decode_options opt = {0};
+		uint64_t	m = rng();
+		unsigned	rings = 1 + (unsigned) (m % 3),
+					r;
+
+		b.len = 0;
+		if ((m >> 2) % 2)
+			t_put(&b, "\xa1\x61k", 3);	/* the value of a map's key */
+		put_head(&b, 0x80, rings + 1);
+		for (r = 0; r < rings; r++)
+		{
+			unsigned	n = (unsigned) (rng() % 40);
+			bool		indefinite = rng() % 4 == 0;
+
+			if (indefinite)
+				t_put(&b, "\x9f", 1);
+			else
+				put_head(&b, 0x80, n);
+			for (k = 0; k < n; k++)
+			{
+				uint64_t	t = rng();
+				unsigned	members = 1 + (unsigned) (t % 23);
+
+				if (t % 32 == 0)
+				{
+					put_random_cbor(&b, 2);	/* not an array of numbers */
+					continue;
+				}
+				put_head(&b, 0x80, t % 16 == 1 ? 2 : members);
+				for (j = 0; j < (t % 16 == 1 ? 2 : members); j++)
+					put_run_member(&b);
+			}
+			if (indefinite)
+				t_put(&b, "\xff", 1);
+		}
+		t_put(&b, "\xa1\x61k\x82\x01\x02", 6);	/* a map after the rings */
+		if ((m >> 8) % 8 == 0 && b.len > 1)
+			b.len = rng() % b.len;	/* a truncation */
+		opt.substitute_null = (m >> 11) & 1;
+		opt.max_depth = (m >> 12) % 4 == 0 ? 1 + (uint32_t) ((m >> 14) % 4) : 0;
+		if ((m >> 16) % 4 == 0)
+		{
+			opt.prefix = 4;
+			opt.max_size = 64 + (size_t) (rng() % 8192);
+		}
+		same_decode("rings of arrays of numbers", (const uint8_t *) b.s, b.len, &opt);
+	}
+
+	/* 70,000 pairs [integer, decimal fraction]: polls at array heads and inside runs */
+	b.len = 0;
+	t_put(&b, "\x9a\x00\x01\x11\x70", 5);
+	for (i = 0; i < 70000; i++)
+	{
+		t_put(&b, "\x82", 1);
+		put_head(&b, i % 2 ? 0x20 : 0x00, (uint64_t) i * 7919);
+		t_put(&b, "\xc4\x82\x2e", 3);
+		put_head(&b, 0x00, 12345678901234567ULL + (uint64_t) i);
+	}
+	for (k = 0; k <= 6; k++)
+	{
+		fj_cbor_decode_options opt = {0};
+		poll_count	ours = {0, (int) k},
+					theirs = {0, (int) k};
+		fj_buf		a = {0},
+					r = {0};
+		fj_error	ea,
+					er;
+		fj_code		ra,
+					rr;
+
+		opt.interrupted = count_polls;
+		opt.interrupt_ctx = &ours;
+		ra = fj_cbor_decode((const uint8_t *) b.s, b.len, &opt, &a, &ea);
+		opt.interrupt_ctx = &theirs;
+		rr = fj_ref_cbor_decode((const uint8_t *) b.s, b.len, &opt, &r, &er);
+		/* 350,001 items: polls at each multiple of 65,536, five of them */
+		CHECKF(ours.polls == (k >= 1 && k <= 5 ? (int) k : 5) && theirs.polls == ours.polls,
+			   "70,000 pairs, stop at poll %u: %d polls, the reference %d", k, ours.polls, theirs.polls);
+		CHECKF(ra == (k >= 1 && k <= 5 ? FJ_ERR_INTERRUPTED : FJ_OK) && ra == rr &&
+			   (ra != FJ_OK ? ea.offset == er.offset :
+				a.len == r.len && memcmp(a.data, r.data, a.len) == 0),
+			   "70,000 pairs, stop at poll %u: rc %d, the reference %d", k, (int) ra, (int) rr);
 		fj_buf_release(&fj_malloc_allocator, &a);
 		fj_buf_release(&fj_malloc_allocator, &r);
 	}
@@ -2684,6 +2879,7 @@ main(void)
 	test_oracle_numbers();
 	test_oracle_cbor();
 	test_oracle_double_runs();
+	test_oracle_number_runs();
 	test_header_guesses();
 	return t_summary("test_cbor");
 }
