@@ -120,13 +120,6 @@ size_t		fj_double_shortest_form(double d, char *out, bool *exponent);
 /* 10^0 to 10^22, the powers of ten a double holds exactly. */
 extern const double fj_pow10_double[23];
 
-/* v / 10 with a multiplication (exact for every uint64; some builds made w / 10 a div). */
-static inline uint64_t
-fj_div10(uint64_t v)
-{
-	return (uint64_t) (((unsigned __int128) v * 0xcccccccccccccccdULL) >> 67);
-}
-
 /*
  * For k from -22 to 22, the least d for which the gap between the doubles
  * near d * 10^k is wider than 10^k: d * 10^k >= 2^(floor(log2(10^k)) + 53).

@@ -1383,6 +1383,13 @@ read_arg(const uint8_t *in, size_t pos, size_t len, uint64_t *arg, size_t *head)
 	return true;
 }
 
+/* Whether b heads an integer whose argument follows it (major type 0 or 1, arguments up to 8 bytes). */
+static inline bool
+int_head(uint8_t b)
+{
+	return b < 0x1c || (b >= 0x20 && b < 0x3c);
+}
+
 /* A decimal fraction 4([exponent, mantissa]) as read_decimal reads it. */
 typedef struct decimal_parts
 {
@@ -1556,7 +1563,7 @@ number_run(decoder *d, dframe *f, const uint8_t *in, size_t *ppos, size_t len)
 				k = 0;
 
 	/* an array of strings or containers: nothing to count */
-	if (pos >= len || !(in[pos] == 0xfb || in[pos] == 0xc4 || in[pos] < 0x1c || (in[pos] >= 0x20 && in[pos] < 0x3c)))
+	if (pos >= len || !(in[pos] == 0xfb || in[pos] == 0xc4 || int_head(in[pos])))
 		return;
 	/* at the count's maximum, item_done's check fails the next member: that is the handlers' to do */
 	if (f->count >= UINT32_MAX - 1)
@@ -1605,7 +1612,7 @@ number_run(decoder *d, dframe *f, const uint8_t *in, size_t *ppos, size_t len)
 			pos = p.end;
 			used += 3;
 		}
-		else if (b < 0x1c || (b >= 0x20 && b < 0x3c))
+		else if (int_head(b))
 		{
 			uint64_t	m;
 			size_t		head;
@@ -1652,8 +1659,10 @@ number_run_call(decoder *d, dframe *f, const uint8_t *in, size_t *ppos, size_t l
  * The array whose head b (81 to 97) fast_item has read and counted, with
  * the run of numbers it starts; then, while that array is closed and the
  * next item of its parent, an array, is another such head, the same for
- * it, as fast_item would take it (the depth limit, an interrupt poll, the
- * offset the header guess reads): a ring of coordinate pairs in one call.
+ * it, as fast_item would take it (an interrupt poll, the offset the header
+ * guess reads): a ring of coordinate pairs in one call. fast_item's depth
+ * limit needs no test here: a sibling opens at the depth the first one
+ * passed it at.
  */
 static __attribute__((noinline)) void
 array_head_run(decoder *d, uint8_t b, uint8_t hint, const uint8_t *in, size_t *ppos, size_t len)
@@ -1670,7 +1679,7 @@ array_head_run(decoder *d, uint8_t b, uint8_t hint, const uint8_t *in, size_t *p
 		pos = *ppos;
 		f = top(d);
 		if (d->rc != FJ_OK || d->frames.len != open || !f || f->kind != FRAME_ARRAY || pos >= len ||
-			in[pos] < 0x81 || in[pos] > 0x97 || d->depth >= d->max_depth)
+			in[pos] < 0x81 || in[pos] > 0x97)
 			return;
 		b = in[pos];
 		hint = f->hint;
@@ -1769,7 +1778,7 @@ fast_item(decoder *d, const uint8_t *in, size_t *ppos, size_t len)
 		if (*ppos != pos)
 			return true;
 	}
-	if (b < 0x1c || (b >= 0x20 && b < 0x3c))
+	if (int_head(b))
 	{
 		/* an integer within int64 */
 		uint64_t	m;

@@ -667,11 +667,18 @@ static const char fj_digit_pairs[201] =
 extern const uint64_t fj_pow10_u64[20];
 
 /*
- * v / 10^8 and v / 10^16, exact for every uint64, as one multiplication by
- * ceil(2^90 / 10^8) or ceil(2^115 / 10^16) and a shift. Written out because
- * GCC compiles the plain division to a div instruction (tens of cycles) in
- * code it guesses is cold, which is where the 17-digit numbers went.
+ * v / 10, v / 10^8 and v / 10^16, exact for every uint64, as one
+ * multiplication by ceil(2^67 / 10), ceil(2^90 / 10^8) or ceil(2^115 /
+ * 10^16) and a shift. Written out because GCC compiles the plain division
+ * to a div instruction (tens of cycles) in code it guesses is cold, which
+ * is where the 17-digit numbers went.
  */
+static inline __attribute__((always_inline)) uint64_t
+fj_div10(uint64_t v)
+{
+	return (uint64_t) (((unsigned __int128) v * 0xcccccccccccccccdULL) >> 67);
+}
+
 static inline __attribute__((always_inline)) uint64_t
 fj_div_1e8(uint64_t v)
 {
