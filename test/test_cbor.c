@@ -2284,6 +2284,47 @@ count_polls(void *ctx)
 }
 
 /*
+ * A document of more than polls x 65,536 items decoded with an interrupt
+ * callback that stops at its k-th poll, for k from 0 (never) to polls + 1
+ * (past the last): it is polled k times, or polls times when k is not
+ * reached, as the reference is, and is interrupted at the reference's
+ * offset, or gives the reference's tape.
+ */
+static void
+check_poll_stops(const char *what, const uint8_t *cbor, size_t n, int polls)
+{
+	int			k;
+
+	for (k = 0; k <= polls + 1; k++)
+	{
+		fj_cbor_decode_options opt = {0};
+		poll_count	ours = {0, k},
+					theirs = {0, k};
+		fj_buf		a = {0},
+					r = {0};
+		fj_error	ea,
+					er;
+		fj_code		ra,
+					rr;
+		bool		stops = k >= 1 && k <= polls;
+
+		opt.interrupted = count_polls;
+		opt.interrupt_ctx = &ours;
+		ra = fj_cbor_decode(cbor, n, &opt, &a, &ea);
+		opt.interrupt_ctx = &theirs;
+		rr = fj_ref_cbor_decode(cbor, n, &opt, &r, &er);
+		CHECKF(ours.polls == (stops ? k : polls) && theirs.polls == ours.polls,
+			   "%s, stop at poll %d: %d polls, the reference %d", what, k, ours.polls, theirs.polls);
+		CHECKF(ra == (stops ? FJ_ERR_INTERRUPTED : FJ_OK) && ra == rr &&
+			   (ra != FJ_OK ? ea.offset == er.offset :
+				a.len == r.len && memcmp(a.data, r.data, a.len) == 0),
+			   "%s, stop at poll %d: rc %d, the reference %d", what, k, (int) ra, (int) rr);
+		fj_buf_release(&fj_malloc_allocator, &a);
+		fj_buf_release(&fj_malloc_allocator, &r);
+	}
+}
+
+/*
  * Arrays of 64-bit floats, which the decoder takes in runs (number_run):
  * the reference's tape or error for runs of every length up to 300, with
  * doubles of every kind (random bits: NaN, infinities, subnormals), other
@@ -2369,33 +2410,8 @@ test_oracle_double_runs(void)
 		memcpy(item + 1, &bits, 8);
 		t_put(&b, item, 9);
 	}
-	for (k = 0; k <= 4; k++)
-	{
-		fj_cbor_decode_options opt = {0};
-		poll_count	ours = {0, (int) k},
-					theirs = {0, (int) k};
-		fj_buf		a = {0},
-					r = {0};
-		fj_error	ea,
-					er;
-		fj_code		ra,
-					rr;
-
-		opt.interrupted = count_polls;
-		opt.interrupt_ctx = &ours;
-		ra = fj_cbor_decode((const uint8_t *) b.s, b.len, &opt, &a, &ea);
-		opt.interrupt_ctx = &theirs;
-		rr = fj_ref_cbor_decode((const uint8_t *) b.s, b.len, &opt, &r, &er);
-		/* 200,001 items: polls at the 65,536th, the 131,072nd and the 196,608th */
-		CHECKF(ours.polls == (k >= 1 && k <= 3 ? (int) k : 3) && theirs.polls == ours.polls,
-			   "200,000 doubles, stop at poll %u: %d polls, the reference %d", k, ours.polls, theirs.polls);
-		CHECKF(ra == (k >= 1 && k <= 3 ? FJ_ERR_INTERRUPTED : FJ_OK) && ra == rr &&
-			   (ra != FJ_OK ? ea.offset == er.offset :
-				a.len == r.len && memcmp(a.data, r.data, a.len) == 0),
-			   "200,000 doubles, stop at poll %u: rc %d, the reference %d", k, (int) ra, (int) rr);
-		fj_buf_release(&fj_malloc_allocator, &a);
-		fj_buf_release(&fj_malloc_allocator, &r);
-	}
+	/* 200,001 items: polls at the 65,536th, the 131,072nd and the 196,608th */
+	check_poll_stops("200,000 doubles", (const uint8_t *) b.s, b.len, 3);
 	free(b.s);
 }
 
@@ -2564,33 +2580,8 @@ test_oracle_number_runs(void)
 		t_put(&b, "\xc4\x82\x2e", 3);
 		put_head(&b, 0x00, 12345678901234567ULL + (uint64_t) i);
 	}
-	for (k = 0; k <= 6; k++)
-	{
-		fj_cbor_decode_options opt = {0};
-		poll_count	ours = {0, (int) k},
-					theirs = {0, (int) k};
-		fj_buf		a = {0},
-					r = {0};
-		fj_error	ea,
-					er;
-		fj_code		ra,
-					rr;
-
-		opt.interrupted = count_polls;
-		opt.interrupt_ctx = &ours;
-		ra = fj_cbor_decode((const uint8_t *) b.s, b.len, &opt, &a, &ea);
-		opt.interrupt_ctx = &theirs;
-		rr = fj_ref_cbor_decode((const uint8_t *) b.s, b.len, &opt, &r, &er);
-		/* 350,001 items: polls at each multiple of 65,536, five of them */
-		CHECKF(ours.polls == (k >= 1 && k <= 5 ? (int) k : 5) && theirs.polls == ours.polls,
-			   "70,000 pairs, stop at poll %u: %d polls, the reference %d", k, ours.polls, theirs.polls);
-		CHECKF(ra == (k >= 1 && k <= 5 ? FJ_ERR_INTERRUPTED : FJ_OK) && ra == rr &&
-			   (ra != FJ_OK ? ea.offset == er.offset :
-				a.len == r.len && memcmp(a.data, r.data, a.len) == 0),
-			   "70,000 pairs, stop at poll %u: rc %d, the reference %d", k, (int) ra, (int) rr);
-		fj_buf_release(&fj_malloc_allocator, &a);
-		fj_buf_release(&fj_malloc_allocator, &r);
-	}
+	/* 350,001 items: polls at each multiple of 65,536, five of them */
+	check_poll_stops("70,000 pairs", (const uint8_t *) b.s, b.len, 5);
 	free(b.s);
 }
 
