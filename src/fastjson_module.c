@@ -16,7 +16,7 @@
 FASTJSON_MODULE_MAGIC;
 
 int			fastjson_max_depth = FJ_DEFAULT_MAX_DEPTH;
-int			fastjson_compression_level = FJ_STORE_LEVEL_FAST;
+int			fastjson_compression_level = FASTJSON_COMPRESSION_LEVEL_DEFAULT;
 const fj_kernel *fastjson_kernel;
 static char *fastjson_simd_setting;
 
@@ -146,10 +146,10 @@ _PG_init(void)
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("fastjson.compression_level",
 							"Compression level of large fastjson values as they are stored.",
-							"1 (the default) is LZ4's fast mode; 2 to 12 are LZ4 HC's levels, which "
+							"1 is LZ4's fast mode; 2 (the default) to 12 are LZ4 HC's levels, which "
 							"store values smaller and take longer to. Every level is read the same way.",
 							&fastjson_compression_level,
-							FJ_STORE_LEVEL_FAST,
+							FASTJSON_COMPRESSION_LEVEL_DEFAULT,
 							FJ_STORE_LEVEL_FAST, FJ_STORE_LEVEL_MAX,
 							PGC_USERSET,
 							0,

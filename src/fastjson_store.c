@@ -12,22 +12,58 @@
 #include "fastjson.h"
 #include "tape_store.h"
 
+#include "access/heaptoast.h"
+#include "access/htup_details.h"
 #include "utils/builtins.h"
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
-/* The stored form of d (new, in CurrentMemoryContext), or NULL when d stays as it is. */
+/*
+ * The most bytes a value may take and stay in a row of its own: PostgreSQL
+ * moves a value out of line when its row passes TOAST_TUPLE_THRESHOLD.
+ */
+#define ROW_VALUE_MAX (TOAST_TUPLE_THRESHOLD - MAXALIGN(SizeofHeapTupleHeader))
+
+/* d's stored form at level (new, in CurrentMemoryContext), or NULL when d stays as it is. */
 static Fastjson *
-stored_form(const Fastjson *d)
+stored_at(const Fastjson *d, int level)
 {
 	fj_buf		out;
 
 	if (FJ_TAPE_LEN(d) < FJ_STORE_MIN ||
-		!fj_store_encode(FJ_TAPE(d), FJ_TAPE_LEN(d), fastjson_compression_level, &fastjson_palloc_allocator,
-						 VARHDRSZ, &out))
+		!fj_store_encode(FJ_TAPE(d), FJ_TAPE_LEN(d), level, &fastjson_palloc_allocator, VARHDRSZ, &out))
 		return NULL;
 	SET_VARSIZE(out.data, out.len);
 	return (Fastjson *) out.data;
+}
+
+/*
+ * The stored form of d, or NULL when d stays as it is. The LZ4 HC levels
+ * make values smaller without changing where PostgreSQL puts them: a value
+ * that the fast level leaves too large for its row, and that a HC level
+ * would bring into it, keeps the fast level's form. So HC shrinks the
+ * values in rows and those out of line, and never moves one into its row,
+ * where it would make the table's heap, which every scan reads, larger.
+ */
+static Fastjson *
+stored_form(const Fastjson *d)
+{
+	Fastjson   *stored = stored_at(d, fastjson_compression_level);
+	Fastjson   *fast;
+
+	if (fastjson_compression_level == FJ_STORE_LEVEL_FAST || VARSIZE(d) <= ROW_VALUE_MAX ||
+		VARSIZE(stored ? stored : d) > ROW_VALUE_MAX)
+		return stored;
+	fast = stored_at(d, FJ_STORE_LEVEL_FAST);
+	if (VARSIZE(fast ? fast : d) <= ROW_VALUE_MAX)
+	{
+		if (fast)
+			pfree(fast);
+		return stored;
+	}
+	if (stored)
+		pfree(stored);
+	return fast;
 }
 
 Fastjson *
