@@ -218,7 +218,8 @@ def cmd_info(args):
         "lz4": lz4_available(db),
         "settings": {k: db.one("SHOW " + k) for k in (
             "shared_buffers", "work_mem", "max_parallel_workers_per_gather", "fsync",
-            "wal_level", "default_toast_compression", "jit", "max_worker_processes")},
+            "wal_level", "default_toast_compression", "jit", "max_worker_processes",
+            "fastjson.compression_level")},
         "problems": problems,
     }
     out["settings"]["jit"] += " (the benchmark sets jit = off in its sessions)"

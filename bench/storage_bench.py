@@ -20,7 +20,7 @@ The tables stay in shared buffers when they fit (the default cluster's
 there; the heap sizes say what a scan from disk or the page cache reads.
 
 With `--variants levels` the tables are jsonb and fastjson loaded at
-`fastjson.compression_level` 1 (LZ4's fast mode), 2 (the default) and 9 (LZ4
+`fastjson.compression_level` 1 (the default, LZ4's fast mode), 2 and 9 (LZ4
 HC), and `--copy-reps N` loads each table N times, the tables interleaved
 in a rotating order, and reports the best (median) load:
 

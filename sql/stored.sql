@@ -401,8 +401,8 @@ FROM pending_stored JOIN pending_src USING (id) ORDER BY id;
 SELECT count(*) AS lines, sum((d ->> 'seq')::int) AS seq_sum, min(fastjson_storage_form(d)) AS form
 FROM fastjson_ndjson((SELECT string_agg(txt, e'\n') FROM pending_src)) d;
 
--- fastjson.compression_level: LZ4 HC's levels (2, the default, to 12) store
--- the same documents smaller than LZ4's fast mode (1), level 12 smaller
+-- fastjson.compression_level: LZ4 HC's levels (2 to 12) store the same
+-- documents smaller than LZ4's fast mode (1, the default), level 12 smaller
 -- than level 2, and they read back the same, whole and by lookup; the last
 -- three documents, of over 40 kB of text, are several blocks of 16 kB, each
 -- compressed on its own at every level
@@ -420,7 +420,6 @@ CREATE TEMP TABLE level_12 (LIKE level_1);
 ALTER TABLE level_1 ALTER COLUMN doc SET STORAGE external;
 ALTER TABLE level_2 ALTER COLUMN doc SET STORAGE external;
 ALTER TABLE level_12 ALTER COLUMN doc SET STORAGE external;
-SET fastjson.compression_level = 1;
 INSERT INTO level_1 SELECT id, txt::fastjson FROM level_src;
 SET fastjson.compression_level = 2;
 INSERT INTO level_2 SELECT id, txt::fastjson FROM level_src;
@@ -448,10 +447,10 @@ CREATE TEMP TABLE place_src AS
 SELECT n, '{"seq":' || n || ',"items":[' || (SELECT string_agg(format('{"sku":"SKU-%s","name":"item %s","tag":"%s","qty":%s}',
 	(n * i) % 89, i, left(md5(i::text), 6), i % 7), ',') FROM generate_series(1, n) i) || '],"end":true}' AS txt
 FROM generate_series(90, 130) n;
-SET fastjson.compression_level = 1;
 CREATE TEMP TABLE place_1 AS SELECT n, pg_column_size(txt::fastjson) AS size FROM place_src;
-RESET fastjson.compression_level;
+SET fastjson.compression_level = 2;
 CREATE TEMP TABLE place_2 AS SELECT n, pg_column_size(txt::fastjson) AS size FROM place_src;
+RESET fastjson.compression_level;
 SELECT count(*) AS documents,
 	count(*) FILTER (WHERE a.size > 2008) AS over_a_row_at_level_1,
 	count(*) FILTER (WHERE (a.size > 2008) = (b.size > 2008)) AS same_place,

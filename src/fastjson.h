@@ -189,7 +189,7 @@ struct varlena *fastjson_toast_fetch(FunctionCallInfo fcinfo, Datum datum);
 extern const fj_allocator fastjson_palloc_allocator;
 extern int	fastjson_max_depth;
 extern int	fastjson_compression_level;	/* fastjson.compression_level: tape_store.h's level */
-#define FASTJSON_COMPRESSION_LEVEL_DEFAULT 2	/* LZ4 HC's fastest level */
+#define FASTJSON_COMPRESSION_LEVEL_DEFAULT FJ_STORE_LEVEL_FAST	/* LZ4's fast mode */
 extern const fj_kernel *fastjson_kernel;
 
 /* fj_buf_reserve and fj_buf_push in CurrentMemoryContext; failure is an error. */

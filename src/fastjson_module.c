@@ -146,7 +146,7 @@ _PG_init(void)
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("fastjson.compression_level",
 							"Compression level of large fastjson values as they are stored.",
-							"1 is LZ4's fast mode; 2 (the default) to 12 are LZ4 HC's levels, which "
+							"1 (the default) is LZ4's fast mode; 2 to 12 are LZ4 HC's levels, which "
 							"store values smaller and take longer to. Every level is read the same way.",
 							&fastjson_compression_level,
 							FASTJSON_COMPRESSION_LEVEL_DEFAULT,
