@@ -51,11 +51,11 @@ stored_form(const Fastjson *d)
 	Fastjson   *stored = stored_at(d, fastjson_compression_level);
 	Fastjson   *fast;
 
-	if (fastjson_compression_level == FJ_STORE_LEVEL_FAST || VARSIZE(d) <= ROW_VALUE_MAX ||
-		VARSIZE(stored ? stored : d) > ROW_VALUE_MAX)
+	if (fastjson_compression_level == FJ_STORE_LEVEL_FAST || VARSIZE_ANY(d) <= ROW_VALUE_MAX ||
+		VARSIZE_ANY(stored ? stored : d) > ROW_VALUE_MAX)
 		return stored;
 	fast = stored_at(d, FJ_STORE_LEVEL_FAST);
-	if (VARSIZE(fast ? fast : d) <= ROW_VALUE_MAX)
+	if (VARSIZE_ANY(fast ? fast : d) <= ROW_VALUE_MAX)
 	{
 		if (fast)
 			pfree(fast);
