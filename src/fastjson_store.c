@@ -39,11 +39,13 @@ stored_at(const Fastjson *d, int level)
 
 /*
  * The stored form of d, or NULL when d stays as it is. The LZ4 HC levels
- * make values smaller without changing where PostgreSQL puts them: a value
- * that the fast level leaves too large for its row, and that a HC level
- * would bring into it, keeps the fast level's form. So HC shrinks the
- * values in rows and those out of line, and never moves one into its row,
- * where it would make the table's heap, which every scan reads, larger.
+ * make values smaller without moving them into their row: a value that the
+ * fast level leaves too large for a row of one column, and that a HC level
+ * would bring under that, keeps the fast level's form. So HC shrinks the
+ * values in rows and those out of line, and does not make the table's heap,
+ * which every scan reads, larger. (With more columns the limit is lower,
+ * and a COMPRESSION lz4 column compresses a value over it again and may
+ * keep it in its row: neither can be seen from here.)
  */
 static Fastjson *
 stored_form(const Fastjson *d)
