@@ -160,7 +160,8 @@ fastjson_new_begin(FastjsonNew *nv, size_t hint)
 {
 	nv->old = CurrentMemoryContext;
 	nv->cxt = NULL;
-	if (hint >= FJ_STORE_MIN)
+	/* a shorter input rarely makes a tape that may be stored in blocks (fastjson_new_end) */
+	if (hint >= FJ_STORE_SMALL)
 	{
 		nv->cxt = pending_context();
 		MemoryContextSwitchTo(nv->cxt);
@@ -174,11 +175,18 @@ fastjson_new_end(FastjsonNew *nv, Fastjson *d)
 	FastjsonPending *p;
 
 	MemoryContextSwitchTo(nv->old);
-	if (d && FJ_TAPE_LEN(d) >= FJ_STORE_MIN)
+
+	/*
+	 * Only a tape that may be stored in blocks needs the object: one that
+	 * fj_store_encode would not even try (a small document whose first bytes
+	 * do not compress, such as most rows of a generated log) is returned as
+	 * it is, without a memory context of its own.
+	 */
+	if (d && fj_store_worth_trying(FJ_TAPE(d), FJ_TAPE_LEN(d)))
 	{
 		if (!cxt)
 		{
-			/* a short input that made a long tape (deep nesting): moved into a context of its own */
+			/* an input under FJ_STORE_SMALL bytes, parsed in the caller's memory: moved into a context of its own */
 			Fastjson   *moved;
 
 			cxt = pending_context();

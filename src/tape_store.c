@@ -157,6 +157,12 @@ worth_trying(const uint8_t *tape)
 	return c > 0 && c <= FJ_STORE_PROBE - FJ_STORE_PROBE / 8;
 }
 
+bool
+fj_store_worth_trying(const uint8_t *tape, size_t len)
+{
+	return len >= FJ_STORE_MIN && len <= (size_t) INT32_MAX && (len >= FJ_STORE_SMALL || worth_trying(tape));
+}
+
 /*
  * One block of n bytes at src compressed into dst (room for
  * LZ4_compressBound(n)) at the level: its size, or 0 when LZ4 failed (the
@@ -195,7 +201,7 @@ fj_store_encode(const uint8_t *tape, size_t len, int level, const fj_allocator *
 				fps[FJ_KEY_INDEX_MIN];
 
 	memset(out, 0, sizeof(*out));
-	if (len < FJ_STORE_MIN || len > (size_t) INT32_MAX || (len < FJ_STORE_SMALL && !worth_trying(tape)))
+	if (!fj_store_worth_trying(tape, len))
 		return false;
 	nkeys = root_key_fingerprints(tape + FJ_TAPE_HEADER, NULL, fps);
 	tail = len - root_tail_at(tape, len, 0, NULL);

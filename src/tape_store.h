@@ -112,6 +112,14 @@ bool		fj_store_encode(const uint8_t *tape, size_t len, int level, const fj_alloc
 							size_t prefix, fj_buf *out);
 
 /*
+ * Whether fj_store_encode would try to store tape[0..len) in blocks: false
+ * when it is too short, or under FJ_STORE_SMALL bytes and its first
+ * FJ_STORE_PROBE bytes do not compress by an eighth (the same probe, at any
+ * level). Such a tape is always kept as it is.
+ */
+bool		fj_store_worth_trying(const uint8_t *tape, size_t len);
+
+/*
  * Read the header of a stored tape of len bytes, checking every field, the
  * block ends included (untrusted input is safe to pass).
  */
