@@ -160,7 +160,11 @@ fastjson_new_begin(FastjsonNew *nv, size_t hint)
 {
 	nv->old = CurrentMemoryContext;
 	nv->cxt = NULL;
-	/* a shorter input rarely makes a tape that may be stored in blocks (fastjson_new_end) */
+	/*
+	 * A shorter input makes a tape under FJ_STORE_SMALL bytes (but for deep
+	 * nesting), which needs an object of its own only when the probe lets it
+	 * through: it is moved into one then, in fastjson_new_end.
+	 */
 	if (hint >= FJ_STORE_SMALL)
 	{
 		nv->cxt = pending_context();
