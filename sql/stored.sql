@@ -401,6 +401,48 @@ FROM pending_stored JOIN pending_src USING (id) ORDER BY id;
 SELECT count(*) AS lines, sum((d ->> 'seq')::int) AS seq_sum, min(fastjson_storage_form(d)) AS form
 FROM fastjson_ndjson((SELECT string_agg(txt, e'\n') FROM pending_src)) d;
 
+-- Documents that functions build or edit are held the same way: an UPDATE
+-- with ||, fastjson_set, fastjson_insert, #-, - or a subscript, and a
+-- document built by fastjson_build_object or to_fastjson, is stored in
+-- blocks (not as a tape for PostgreSQL to compress whole), and reads as the
+-- same edit made through jsonb. An edit that changes nothing returns its
+-- argument, so the stored form stays (it used to return a plain copy).
+CREATE TEMP TABLE edited AS SELECT id, doc, doc::jsonb AS j FROM pending_stored;
+UPDATE edited SET doc = doc || '{"seen":true}', j = j || '{"seen":true}' WHERE id = 1;
+UPDATE edited SET doc = fastjson_set(doc, '{items,0,n}', '"first"'), j = jsonb_set(j, '{items,0,n}', '"first"') WHERE id = 2;
+UPDATE edited SET doc = fastjson_insert(doc, '{items,1}', '{"sku":"new"}'), j = jsonb_insert(j, '{items,1}', '{"sku":"new"}') WHERE id = 3;
+UPDATE edited SET doc = doc #- '{items,2}', j = j #- '{items,2}' WHERE id = 4;
+UPDATE edited SET doc['kind'] = '"edited"', j['kind'] = '"edited"' WHERE id = 5;
+UPDATE edited SET doc = doc - 'kind', j = j - 'kind' WHERE id = 1;
+SELECT id, fastjson_storage_form(doc) AS form, doc::jsonb = j AS same_as_jsonb,
+	doc #>> '{items,1,sku}' IS NOT DISTINCT FROM j #>> '{items,1,sku}' AS lookup_same
+FROM edited ORDER BY id;
+CREATE TEMP TABLE sizes_before AS SELECT id, pg_column_size(doc) AS size, fastjson_send(doc) AS bytes FROM edited;
+UPDATE edited SET doc = doc - 'no such key' WHERE id = 2;
+UPDATE edited SET doc = fastjson_set(doc, '{}', '1') WHERE id = 3;
+UPDATE edited SET doc = doc #- '{}' WHERE id = 4;
+UPDATE edited SET doc = to_fastjson(doc) WHERE id = 5;
+SELECT e.id, fastjson_storage_form(e.doc) AS form, pg_column_size(e.doc) = b.size AS same_size,
+	fastjson_send(e.doc) = b.bytes AS same_tape
+FROM edited e JOIN sizes_before b USING (id) WHERE e.id >= 2 ORDER BY e.id;
+CREATE TEMP TABLE built AS
+SELECT fastjson_build_object('id', id, 'doc', doc) AS doc, to_fastjson(e) AS rec FROM edited e;
+SELECT min(fastjson_storage_form(doc)) AS built_form, min(fastjson_storage_form(rec)) AS record_form,
+	bool_and(doc -> 'doc' = rec -> 'doc') AS same_docs
+FROM built;
+-- a PL/pgSQL variable grown by || in a loop: the last value is the whole one
+DO $$
+DECLARE
+	d fastjson := '{}';
+BEGIN
+	FOR i IN 1..300 LOOP
+		d := d || fastjson_build_object('k' || i, md5(i::text));
+	END LOOP;
+	RAISE NOTICE 'keys %, k1 %, k300 %', (SELECT count(*) FROM fastjson_object_keys(d)),
+		d ->> 'k1' = md5('1'), d ->> 'k300' = md5('300');
+END
+$$;
+
 -- fastjson.compression_level: LZ4 HC's levels (2 to 12) store the same
 -- documents smaller than LZ4's fast mode (1, the default), level 12 smaller
 -- than level 2, and they read back the same, whole and by lookup; the last

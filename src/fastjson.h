@@ -123,6 +123,14 @@ typedef struct FastjsonNew
 void		fastjson_new_begin(FastjsonNew *nv, size_t hint);
 Datum		fastjson_new_end(FastjsonNew *nv, Fastjson *d);
 
+/*
+ * The datum of a document that a function built or edited (d, in
+ * CurrentMemoryContext): a value not yet stored, as fastjson_new_end makes
+ * it, when its tape may be stored in blocks; d itself otherwise.
+ */
+Datum		fastjson_made(Fastjson *d);
+#define PG_RETURN_FASTJSON_MADE(x) return fastjson_made(x)
+
 /* A value of fastjson_new_end not yet stored: the plain tape it holds. */
 extern const ExpandedObjectMethods fastjson_pending_methods;
 Fastjson   *fastjson_pending_tape(Datum datum);

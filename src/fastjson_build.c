@@ -444,12 +444,12 @@ to_fastjson(PG_FUNCTION_ARGS)
 		fastjson_categorize_type(type, &cache->cat, &cache->func);
 		cache->type = type;
 	}
-	/* fastjson to fastjson: the same document */
+	/* fastjson to fastjson: the same document, the same datum */
 	if (cache->cat == FJ_CAT_FASTJSON)
-		PG_RETURN_FASTJSON_P(DatumGetFastjsonP(val));
+		PG_RETURN_DATUM(val);
 	fastjson_builder_init(&b);
 	fastjson_add_datum(&b, val, false, cache->cat, cache->func, false);
-	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+	PG_RETURN_FASTJSON_MADE(fastjson_builder_finish(&b));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_build_object);
@@ -486,7 +486,7 @@ fastjson_build_object(PG_FUNCTION_ARGS)
 		add_arg(&b, args[i + 1], nulls[i + 1], types[i + 1], false);
 	}
 	fj_builder_end(&b);
-	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+	PG_RETURN_FASTJSON_MADE(fastjson_builder_finish(&b));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_build_object_noargs);
@@ -501,7 +501,7 @@ fastjson_build_object_noargs(PG_FUNCTION_ARGS)
 	fastjson_builder_init(&b);
 	fj_builder_begin_object(&b);
 	fj_builder_end(&b);
-	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+	PG_RETURN_FASTJSON_MADE(fastjson_builder_finish(&b));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_build_array);
@@ -525,7 +525,7 @@ fastjson_build_array(PG_FUNCTION_ARGS)
 	for (i = 0; i < nargs; i++)
 		add_arg(&b, args[i], nulls[i], types[i], false);
 	fj_builder_end(&b);
-	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+	PG_RETURN_FASTJSON_MADE(fastjson_builder_finish(&b));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_build_array_noargs);
@@ -540,7 +540,7 @@ fastjson_build_array_noargs(PG_FUNCTION_ARGS)
 	fastjson_builder_init(&b);
 	fj_builder_begin_array(&b);
 	fj_builder_end(&b);
-	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+	PG_RETURN_FASTJSON_MADE(fastjson_builder_finish(&b));
 }
 
 /* ---------------------------------------------------- fastjson_object */
@@ -616,7 +616,7 @@ fastjson_object(PG_FUNCTION_ARGS)
 			add_text_pair(&b, elems[i], nulls[i], elems[i + 1], nulls[i + 1]);
 	}
 	fj_builder_end(&b);
-	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+	PG_RETURN_FASTJSON_MADE(fastjson_builder_finish(&b));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_object_two_arg);
@@ -656,5 +656,5 @@ fastjson_object_two_arg(PG_FUNCTION_ARGS)
 			add_text_pair(&b, keys[i], knulls[i], vals[i], vnulls[i]);
 	}
 	fj_builder_end(&b);
-	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+	PG_RETURN_FASTJSON_MADE(fastjson_builder_finish(&b));
 }

@@ -305,12 +305,26 @@ check_path_dims(ArrayType *path)
 				 errmsg("wrong number of array subscripts")));
 }
 
-/* A copy of a datum (results must not alias detoasted inputs' memory by accident). */
-static Fastjson *
-copy_datum(Fastjson *d)
-{
-	return fastjson_from_value(FJ_ROOT(d));
-}
+/*
+ * What the editors below return for a document they leave as it is: the
+ * SQL function then returns its first argument's datum itself (in its
+ * stored form if it was stored: an UPDATE that changes nothing writes the
+ * same bytes).
+ */
+#define UNCHANGED NULL
+
+/*
+ * Return an editor's result: a new document (a value not yet stored, when
+ * it may be stored in blocks), or the first argument when it is UNCHANGED.
+ */
+#define PG_RETURN_EDITED(result) \
+	do { \
+		Fastjson   *r_ = (result); \
+		\
+		if (r_ == UNCHANGED) \
+			PG_RETURN_DATUM(PG_GETARG_DATUM(0)); \
+		PG_RETURN_FASTJSON_MADE(r_); \
+	} while (0)
 
 /* ------------------------------------------------------------- SQL functions */
 
@@ -333,7 +347,7 @@ set_worker(Fastjson *d, ArrayType *path, const uint8_t *newval, bool create)
 				 errmsg("cannot set path in scalar")));
 	if ((fj_container_count(root) == 0 && !create) || ARR_NDIM(path) == 0 ||
 		ArrayGetNItems(ARR_NDIM(path), ARR_DIMS(path)) == 0)
-		return copy_datum(d);
+		return UNCHANGED;
 	return edit_root(d, path, newval, create ? PATH_CREATE : PATH_REPLACE);
 }
 
@@ -345,7 +359,7 @@ fastjson_set(PG_FUNCTION_ARGS)
 	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
 	Fastjson   *newval = PG_GETARG_FASTJSON_P(2);
 
-	PG_RETURN_FASTJSON_P(set_worker(d, path, FJ_ROOT(newval), PG_GETARG_BOOL(3)));
+	PG_RETURN_EDITED(set_worker(d, path, FJ_ROOT(newval), PG_GETARG_BOOL(3)));
 }
 
 /* jsonb_set_lax's error for a treatment it does not know (or NULL). */
@@ -386,12 +400,12 @@ fastjson_set_lax(PG_FUNCTION_ARGS)
 				 errdetail("Exception was raised because null_value_treatment is \"raise_exception\"."),
 				 errhint("To avoid, either change the null_value_treatment argument or ensure that an SQL NULL is not passed.")));
 	if (strcmp(treatment, "use_json_null") == 0)
-		PG_RETURN_FASTJSON_P(set_worker(PG_GETARG_FASTJSON_P(0), PG_GETARG_ARRAYTYPE_P(1), NULL,
+		PG_RETURN_EDITED(set_worker(PG_GETARG_FASTJSON_P(0), PG_GETARG_ARRAYTYPE_P(1), NULL,
 										PG_GETARG_BOOL(3)));
 	if (strcmp(treatment, "delete_key") == 0)
 		return fastjson_delete_path(fcinfo);
 	if (strcmp(treatment, "return_target") == 0)
-		PG_RETURN_FASTJSON_P(copy_datum(PG_GETARG_FASTJSON_P(0)));
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	report_null_value_treatment();
 	PG_RETURN_NULL();			/* not reached */
 }
@@ -414,8 +428,8 @@ fastjson_insert(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot set path in scalar")));
 	if (ARR_NDIM(path) == 0 || ArrayGetNItems(ARR_NDIM(path), ARR_DIMS(path)) == 0)
-		PG_RETURN_FASTJSON_P(copy_datum(d));
-	PG_RETURN_FASTJSON_P(edit_root(d, path, FJ_ROOT(newval),
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	PG_RETURN_EDITED(edit_root(d, path, FJ_ROOT(newval),
 								   after ? PATH_INSERT_AFTER : PATH_INSERT_BEFORE));
 }
 
@@ -437,8 +451,8 @@ fastjson_delete_path(PG_FUNCTION_ARGS)
 				 errmsg("cannot delete path in scalar")));
 	if (fj_container_count(root) == 0 || ARR_NDIM(path) == 0 ||
 		ArrayGetNItems(ARR_NDIM(path), ARR_DIMS(path)) == 0)
-		PG_RETURN_FASTJSON_P(copy_datum(d));
-	PG_RETURN_FASTJSON_P(edit_root(d, path, NULL, PATH_DELETE));
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	PG_RETURN_EDITED(edit_root(d, path, NULL, PATH_DELETE));
 }
 
 /* Whether key[0..klen) is one of the non-null texts in keys[0..n). */
@@ -460,6 +474,43 @@ in_keys(const uint8_t *key, uint32_t klen, Datum *keys, bool *nulls, int n)
 	return false;
 }
 
+/* Whether delete_keys would remove anything: a member of the object, or a string element of the array, in keys. */
+static bool
+has_keys(const uint8_t *root, Datum *keys, bool *nulls, int n)
+{
+	if (FJ_TYPE(root[0]) == FJ_OBJECT)
+	{
+		const uint8_t *k,
+				   *val;
+		uint32_t	klen;
+
+		FOREACH_MEMBER(root, k, klen, val)
+		{
+			(void) val;
+			if (in_keys(k, klen, keys, nulls, n))
+				return true;
+		}
+	}
+	else
+	{
+		const uint8_t *e = fj_container_members(root);
+		const uint8_t *end = fj_container_members_end(root);
+
+		for (; e < end; e += fj_value_size(e))
+		{
+			const uint8_t *s;
+			uint32_t	slen;
+
+			if (FJ_TYPE(e[0]) != FJ_STRING)
+				continue;
+			slen = fj_text(e, &s);
+			if (in_keys(s, slen, keys, nulls, n))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Remove the given keys from an object, or string elements from an array. */
 static Fastjson *
 delete_keys(Fastjson *d, Datum *keys, bool *nulls, int n)
@@ -471,8 +522,8 @@ delete_keys(Fastjson *d, Datum *keys, bool *nulls, int n)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot delete from scalar")));
-	if (fj_container_count(root) == 0 || n == 0)
-		return copy_datum(d);
+	if (fj_container_count(root) == 0 || n == 0 || !has_keys(root, keys, nulls, n))
+		return UNCHANGED;
 	fastjson_builder_init(&b);
 	if (FJ_TYPE(root[0]) == FJ_OBJECT)
 	{
@@ -523,7 +574,7 @@ fastjson_delete(PG_FUNCTION_ARGS)
 	Datum		key = PG_GETARG_DATUM(1);
 	bool		isnull = false;
 
-	PG_RETURN_FASTJSON_P(delete_keys(d, &key, &isnull, 1));
+	PG_RETURN_EDITED(delete_keys(d, &key, &isnull, 1));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_delete_array);
@@ -543,7 +594,7 @@ fastjson_delete_array(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				 errmsg("wrong number of array subscripts")));
 	deconstruct_array(keys, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
-	PG_RETURN_FASTJSON_P(delete_keys(d, elems, nulls, n));
+	PG_RETURN_EDITED(delete_keys(d, elems, nulls, n));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_delete_idx);
@@ -570,18 +621,18 @@ fastjson_delete_idx(PG_FUNCTION_ARGS)
 				 errmsg("cannot delete from object using integer index")));
 	n = (int) fj_container_count(root);
 	if (n == 0)
-		PG_RETURN_FASTJSON_P(copy_datum(d));
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	if (idx < 0)
 		idx = idx < -n ? n : n + idx;	/* not -idx > n: -INT_MIN overflows */
 	if (idx >= n)
-		PG_RETURN_FASTJSON_P(copy_datum(d));
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	fastjson_builder_init(&b);
 	fj_builder_begin_array(&b);
 	for (i = 0, e = fj_container_members(root); i < n; i++, e += fj_value_size(e))
 		if (i != idx)
 			fj_builder_value(&b, e);
 	fj_builder_end(&b);
-	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+	PG_RETURN_FASTJSON_MADE(fastjson_builder_finish(&b));
 }
 
 /* Add v's elements to the open array: an array's elements, or v itself. */
@@ -644,5 +695,5 @@ fastjson_concat(PG_FUNCTION_ARGS)
 		add_elements(&b, bv);
 	}
 	fj_builder_end(&b);
-	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+	PG_RETURN_FASTJSON_MADE(fastjson_builder_finish(&b));
 }

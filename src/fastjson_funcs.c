@@ -415,7 +415,7 @@ fastjson_strip_nulls(PG_FUNCTION_ARGS)
 
 	fastjson_builder_init(&b);
 	strip_nulls(&b, FJ_ROOT(d), in_arrays);
-	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+	PG_RETURN_FASTJSON_MADE(fastjson_builder_finish(&b));
 }
 
 /* -------------------------------------------------------------- pretty */

@@ -172,11 +172,41 @@ fastjson_new_begin(FastjsonNew *nv, size_t hint)
 	}
 }
 
+/* d, a tape in cxt (a context of its own), as a value not yet stored. */
+static Datum
+pending_datum(MemoryContext cxt, Fastjson *d)
+{
+	FastjsonPending *p = MemoryContextAllocZero(cxt, sizeof(FastjsonPending));
+
+	EOH_init_header(&p->base.hdr, &fastjson_pending_methods, cxt);
+	p->tape = d;
+
+	/*
+	 * Read-only: PostgreSQL passes an input function's result on as it is
+	 * (a bound parameter, a set-returning function's row), and a read-write
+	 * object may be taken over and freed by its first consumer (PL/pgSQL 18
+	 * does, for an assignment that reads it once) while another still reads
+	 * it.
+	 */
+	return EOHPGetRODatum(&p->base.hdr);
+}
+
+/* d, palloc'd in the current context, moved into a context of its own as a value not yet stored. */
+static Datum
+pending_moved(Fastjson *d)
+{
+	MemoryContext cxt = pending_context();
+	Fastjson   *moved = MemoryContextAllocExtended(cxt, VARSIZE(d), MCXT_ALLOC_HUGE);
+
+	memcpy(moved, d, VARSIZE(d));
+	pfree(d);
+	return pending_datum(cxt, moved);
+}
+
 Datum
 fastjson_new_end(FastjsonNew *nv, Fastjson *d)
 {
 	MemoryContext cxt = nv->cxt;
-	FastjsonPending *p;
 
 	MemoryContextSwitchTo(nv->old);
 
@@ -188,29 +218,10 @@ fastjson_new_end(FastjsonNew *nv, Fastjson *d)
 	 */
 	if (d && fj_store_worth_trying(FJ_TAPE(d), FJ_TAPE_LEN(d)))
 	{
+		/* an input under FJ_STORE_SMALL bytes was parsed in the caller's memory: moved into a context of its own */
 		if (!cxt)
-		{
-			/* an input under FJ_STORE_SMALL bytes, parsed in the caller's memory: moved into a context of its own */
-			Fastjson   *moved;
-
-			cxt = pending_context();
-			moved = MemoryContextAllocExtended(cxt, VARSIZE(d), MCXT_ALLOC_HUGE);
-			memcpy(moved, d, VARSIZE(d));
-			pfree(d);
-			d = moved;
-		}
-		p = MemoryContextAllocZero(cxt, sizeof(FastjsonPending));
-		EOH_init_header(&p->base.hdr, &fastjson_pending_methods, cxt);
-		p->tape = d;
-
-		/*
-		 * Read-only: PostgreSQL passes an input function's result on as it is
-		 * (a bound parameter, a set-returning function's row), and a
-		 * read-write object may be taken over and freed by its first
-		 * consumer (PL/pgSQL 18 does, for an assignment that reads it once)
-		 * while another still reads it.
-		 */
-		return EOHPGetRODatum(&p->base.hdr);
+			return pending_moved(d);
+		return pending_datum(cxt, d);
 	}
 	if (cxt)
 	{
@@ -225,6 +236,21 @@ fastjson_new_end(FastjsonNew *nv, Fastjson *d)
 		MemoryContextDelete(cxt);
 	}
 	return PointerGetDatum(d);
+}
+
+/*
+ * A document a function built or edited, d (palloc'd in the current
+ * context): as an input function's value, a value not yet stored when its
+ * tape may be stored in blocks. Written into a row, it takes the stored form,
+ * as a parsed document does, instead of PostgreSQL's compression of the
+ * whole tape, which a lookup would have to undo from the start.
+ */
+Datum
+fastjson_made(Fastjson *d)
+{
+	if (!fj_store_worth_trying(FJ_TAPE(d), FJ_TAPE_LEN(d)))
+		return PointerGetDatum(d);
+	return pending_moved(d);
 }
 
 /* The error for a stored value that does not decompress (a damaged page, say). */

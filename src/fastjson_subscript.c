@@ -202,7 +202,7 @@ subs_assign(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
 	p.op = PATH_CREATE | PATH_FILL_GAPS | PATH_CONSISTENT_POSITION;
 	fastjson_builder_init(&b);
 	fastjson_set_path(&b, root, &p, 0);
-	*op->resvalue = PointerGetDatum(fastjson_builder_finish(&b));
+	*op->resvalue = fastjson_made(fastjson_builder_finish(&b));
 	*op->resnull = false;
 }
 
