@@ -25,6 +25,12 @@ HC), and `--copy-reps N` loads each table N times, the tables interleaved
 in a rotating order, and reports the best (median) load:
 
     bench/storage_bench.py --log corpus --file /tmp/corpus.ndjson --variants levels --copy-reps 3 --reps 7
+
+With `--update` every row of each table is then updated once, `doc = doc ||
+'{"seen":true}'` (timed after each load, and reported beside COPY), and the
+lookups run on the updated tables: what a log enriched in place reads.
+
+    bench/storage_bench.py --log session --file /tmp/session.ndjson --variants type --update --copy-reps 3
 """
 import argparse
 import sys
@@ -58,6 +64,7 @@ QUERIES = {
 VARIANTS = {
     "storage": [("jsonb", "jsonb", None, None), ("fastjson (extended)", "fastjson", None, None),
                 ("fastjson main", "fastjson", "main", None), ("fastjson external", "fastjson", "external", None)],
+    "type": [("jsonb", "jsonb", None, None), ("fastjson", "fastjson", None, None)],
     "levels": [("jsonb", "jsonb", None, None), ("fastjson level 1", "fastjson", None, 1),
                ("fastjson level 2", "fastjson", None, 2), ("fastjson level 9", "fastjson", None, 9)],
 }
@@ -70,6 +77,8 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--variants", choices=sorted(VARIANTS), default="storage")
     ap.add_argument("--copy-reps", type=int, default=1, help="loads of each table, interleaved")
+    ap.add_argument("--update", action="store_true",
+                    help="update every row (doc || '{\"seen\":true}') after each load")
     args = ap.parse_args()
     if args.copy_reps < 1 or args.reps < 1:
         ap.error("--reps and --copy-reps must be at least 1")
@@ -80,6 +89,7 @@ def main():
     cur.execute("SET max_parallel_workers_per_gather = 0")
     tables = ["storage_bench_%d" % i for i in range(len(variants))]
     copy_s = {t: [] for t in tables}
+    update_s = {t: [] for t in tables}
     for r in range(args.copy_reps):
         for j in range(len(variants)):
             i = (r + j) % len(variants)
@@ -96,9 +106,15 @@ def main():
             cur.execute(sql.SQL("COPY {} (doc) FROM {} " + COPY_OPTS).format(sql.Identifier(tab),
                                                                              sql.Literal(args.file)))
             copy_s[tab].append(time.perf_counter() - t0)
+            if args.update:
+                cur.execute("VACUUM %s" % tab)
+                t0 = time.perf_counter()
+                cur.execute("UPDATE %s SET doc = doc || '{\"seen\":true}'" % tab)
+                update_s[tab].append(time.perf_counter() - t0)
             cur.execute("RESET fastjson.compression_level")
-    print("| table | COPY s | heap MB | total MB | sum of pg_column_size MB | values out of line | compressed by PostgreSQL |")
-    print("|---|--:|--:|--:|--:|--:|--:|")
+    print("| table | COPY s |%s heap MB | total MB | sum of pg_column_size MB | values out of line | compressed by PostgreSQL |"
+          % (" UPDATE s |" if args.update else ""))
+    print("|---|--:|--:|--:|--:|--:|--:|" + ("--:|" if args.update else ""))
     for (name, typ, storage, level), tab in zip(variants, tables):
         cur.execute("VACUUM ANALYZE %s" % tab)
         cur.execute("SELECT pg_relation_size(%s), pg_total_relation_size(%s), "
@@ -111,9 +127,11 @@ def main():
         cur.execute("SELECT count(*) FROM %s WHERE pg_column_compression(doc) IS NOT NULL" % tab)
         compressed = cur.fetchone()[0]
         c = sorted(copy_s[tab])
-        print("| %s | %.2f%s | %.1f | %.1f | %.1f | %d | %d |" % (
-            name, c[0], " (%.2f)" % c[len(c) // 2] if len(c) > 1 else "", heap / 1e6, total / 1e6, col / 1e6, out,
-            compressed))
+        u = sorted(update_s[tab])
+        print("| %s | %.2f%s |%s %.1f | %.1f | %.1f | %d | %d |" % (
+            name, c[0], " (%.2f)" % c[len(c) // 2] if len(c) > 1 else "",
+            " %.2f%s |" % (u[0], " (%.2f)" % u[len(u) // 2] if len(u) > 1 else "") if u else "",
+            heap / 1e6, total / 1e6, col / 1e6, out, compressed))
     print()
     print("Serial, best (median) of %d interleaved runs, ms; ratio of bests to jsonb's." % args.reps)
     print()
