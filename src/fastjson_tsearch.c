@@ -388,7 +388,7 @@ headline_document(Oid cfg, Fastjson *d, TSQuery query, text *options)
 				 errmsg("text search parser does not support headline creation")));
 	fastjson_builder_init(&b);
 	copy_headlines(&b, &h, FJ_ROOT(d));
-	PG_RETURN_FASTJSON_P(fastjson_builder_finish(&b));
+	PG_RETURN_FASTJSON_MADE(fastjson_builder_finish(&b));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_ts_headline_byid);
