@@ -8,7 +8,8 @@ backend loads the library afresh), and times on one event log, serially:
 an UPDATE of every row (`doc || '{"seen":true}'`, and the same on a jsonb
 copy), the lookups after it, full text output, `||` sent to the client with
 and through a sort (on another column, and on the document), PL/pgSQL loops that grow one document by `||` (and
-jsonb's), and CREATE TABLE AS of `fastjson_build_object`. The builds take
+jsonb's), CREATE TABLE AS of `fastjson_build_object`, and a roll-up table of
+`fastjson_agg` with lookups in its first and last documents. The builds take
 turns, A then B, B then A, for ROUNDS rounds; it prints best and median of
 each and B's time over A's at the best, and the sizes after the UPDATE.
 
@@ -28,6 +29,9 @@ import subprocess
 import time
 
 import psycopg
+
+# the first key each log's roll-up lookups read
+FIRST_KEY = {"session": "kind", "corpus": "type"}
 
 QUERIES = {
     "session": {
@@ -96,6 +100,13 @@ def main():
         "the same with jsonb (context) ": LOOP.format(t="jsonb", outer=1, inner=3000),
         "CREATE TABLE AS fastjson_build_object": "CREATE TEMP TABLE bo AS SELECT "
                                                  "fastjson_build_object('id', 1, 'doc', doc) AS d FROM upd",
+        "roll-up: CREATE TABLE AS fastjson_agg, 10 documents a row":
+            "CREATE TEMP TABLE ru AS SELECT g, fastjson_agg(doc) AS a FROM "
+            "(SELECT row_number() OVER () / 10 AS g, doc FROM upd) s GROUP BY g",
+        "roll-up: the first document's first key": "SELECT count(*) FROM ru WHERE a->0->>'%s' IS NOT NULL"
+                                                   % FIRST_KEY[args.log],
+        "roll-up: the last document's first key": "SELECT count(*) FROM ru WHERE a->-1->>'%s' IS NOT NULL"
+                                                  % FIRST_KEY[args.log],
     })
     times = {k: {"A": [], "B": []} for k in q}
     sizes = {}
@@ -120,7 +131,7 @@ def main():
                                     "(WHERE pg_column_compression(doc) IS NOT NULL), count(*) FILTER "
                                     "(WHERE fastjson_storage_form(doc) = 'blocks') FROM upd")
                         sizes[b] = cur.fetchone()
-                cur.execute("DROP TABLE IF EXISTS bo, upd, updj")
+                cur.execute("DROP TABLE IF EXISTS bo, ru, upd, updj")
     install("B")
     print("| %s log | A best s | A median | B best s | B median | B / A at the best |" % args.log)
     print("|---|--:|--:|--:|--:|--:|")
