@@ -464,19 +464,12 @@ fastjson_agg_strict_accum(PG_FUNCTION_ARGS)
 }
 
 /*
- * An aggregate's final document d: a value not yet stored, as an editor's
- * result is, where PostgreSQL passes it on as it is (16 and later, and not in
- * a window, which copies every row's result); its plain tape otherwise. So a
- * roll-up written into a table is stored in blocks.
+ * The final functions return the plain tape, not a value not yet stored
+ * (fastjson_made) as the editors do: a scalar subquery copies its result, so
+ * every nested aggregate sent to a client would be compressed and then
+ * decompressed (1.8x the time, measured on PostgreSQL 16; doc/format.md,
+ * section 7), and PostgreSQL 15 and windows copy every result.
  */
-static Datum
-agg_final(FunctionCallInfo fcinfo, Fastjson *d)
-{
-	if (FASTJSON_AGG_RESULT_KEPT && AggCheckCallContext(fcinfo, NULL) == AGG_CONTEXT_AGGREGATE)
-		return fastjson_made(d);
-	return PointerGetDatum(d);
-}
-
 PG_FUNCTION_INFO_V1(fastjson_agg_result);
 
 /* fastjson_agg: the array (a copy: the state stays for the next call of a window). */
@@ -489,7 +482,7 @@ fastjson_agg_result(PG_FUNCTION_ARGS)
 
 	(void) agg_context(fcinfo, "fastjson_agg_result");
 	agg_members_arg(fcinfo, FJ_ARRAY, &members, &len, &count);
-	return agg_final(fcinfo, agg_container(members, len, count, FJ_ARRAY));
+	PG_RETURN_FASTJSON_P(agg_container(members, len, count, FJ_ARRAY));
 }
 
 /* ----------------------------------------------------------- objects */
@@ -554,7 +547,7 @@ object_agg_result(FunctionCallInfo fcinfo, bool unique, bool skip_nulls)
 
 	(void) agg_context(fcinfo, "fastjson_object_agg_result");
 	agg_members_arg(fcinfo, FJ_OBJECT, &members, &len, &count);
-	return agg_final(fcinfo, object_result(members, len, count, unique, skip_nulls));
+	PG_RETURN_FASTJSON_P(object_result(members, len, count, unique, skip_nulls));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_object_agg_result);
@@ -662,7 +655,7 @@ fastjson_agg_finalfn(PG_FUNCTION_ARGS)
 	(void) agg_context(fcinfo, "fastjson_agg_finalfn");
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	return agg_final(fcinfo, agg_finish((FjAggState *) PG_GETARG_POINTER(0), FJ_ARRAY));
+	PG_RETURN_FASTJSON_P(agg_finish((FjAggState *) PG_GETARG_POINTER(0), FJ_ARRAY));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_object_agg_transfn);
@@ -696,5 +689,5 @@ fastjson_object_agg_finalfn(PG_FUNCTION_ARGS)
 	(void) agg_context(fcinfo, "fastjson_object_agg_finalfn");
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	return agg_final(fcinfo, agg_finish((FjAggState *) PG_GETARG_POINTER(0), FJ_OBJECT));
+	PG_RETURN_FASTJSON_P(agg_finish((FjAggState *) PG_GETARG_POINTER(0), FJ_OBJECT));
 }

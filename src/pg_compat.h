@@ -60,14 +60,6 @@ fjc_direct_input_call(PGFunction func, char *s, int32 typmod, Node *escontext, D
  */
 #define FASTJSON_NULL_CASTS_TO_SQL_NULL (PG_VERSION_NUM >= 180000)
 
-/*
- * 16 passes an aggregate's final value on as it is, made read-only
- * (finalize_aggregate); 15 copies any that is not a plain value in the
- * current memory context, which would make the stored form of every large
- * aggregate sent to a client (src/fastjson_agg.c, agg_final).
- */
-#define FASTJSON_AGG_RESULT_KEPT (PG_VERSION_NUM >= 160000)
-
 /* 18 names the module and its version in the magic block. */
 #ifdef PG_MODULE_MAGIC_EXT
 #define FASTJSON_MODULE_MAGIC PG_MODULE_MAGIC_EXT(.name = "fastjson", .version = FASTJSON_VERSION)
