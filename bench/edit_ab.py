@@ -8,7 +8,8 @@ backend loads the library afresh), and times on one event log, serially:
 an UPDATE of every row (`doc || '{"seen":true}'`, and the same on a jsonb
 copy), the lookups after it, full text output, `||` sent to the client with
 and through a sort (on another column, and on the document), PL/pgSQL loops that grow one document by `||` (and
-jsonb's), CREATE TABLE AS of `fastjson_build_object`, and a roll-up table of
+jsonb's), CREATE TABLE AS of `fastjson_build_object`, scalar subqueries and a
+GROUP BY over the log in groups of about 10 rows, and a roll-up table of
 `fastjson_agg` with lookups in its first and last documents. The builds take
 turns, A then B, B then A, for ROUNDS rounds; it prints best and median of
 each and B's time over A's at the best, and the sizes after the UPDATE.
@@ -100,6 +101,14 @@ def main():
         "the same with jsonb (context) ": LOOP.format(t="jsonb", outer=1, inner=3000),
         "CREATE TABLE AS fastjson_build_object": "CREATE TEMP TABLE bo AS SELECT "
                                                  "fastjson_build_object('id', 1, 'doc', doc) AS d FROM upd",
+        "scalar subquery: doc || x of a group, sent to the client":
+            "SELECT sum(octet_length((SELECT doc || '{\"a\":1}' FROM updg WHERE updg.g = o.g LIMIT 1)::text)) "
+            "FROM updg_groups o",
+        "scalar subquery: fastjson_agg of a group, sent to the client":
+            "SELECT sum(octet_length((SELECT fastjson_agg(doc) FROM updg WHERE updg.g = o.g)::text)) "
+            "FROM updg_groups o",
+        "GROUP BY: fastjson_agg of each group, sent to the client":
+            "SELECT sum(octet_length(a::text)) FROM (SELECT g, fastjson_agg(doc) AS a FROM updg GROUP BY g) s",
         "roll-up: CREATE TABLE AS fastjson_agg, 10 documents a row":
             "CREATE TEMP TABLE ru AS SELECT g, fastjson_agg(doc) AS a FROM "
             "(SELECT row_number() OVER () / 10 AS g, doc FROM upd) s GROUP BY g",
@@ -122,6 +131,13 @@ def main():
                 cur.execute("CREATE TABLE updj AS SELECT doc::jsonb AS doc FROM %s" % src)
                 cur.execute("VACUUM upd")
                 cur.execute("VACUUM updj")
+                # the log in groups of about 10 rows, for the subqueries and the roll-up
+                cur.execute("DROP TABLE IF EXISTS updg, updg_groups")
+                cur.execute("CREATE TABLE updg AS SELECT row_number() OVER () / 10 AS g, doc::fastjson AS doc FROM %s" % src)
+                cur.execute("CREATE INDEX ON updg (g)")
+                cur.execute("CREATE TABLE updg_groups AS SELECT DISTINCT g FROM updg")
+                cur.execute("VACUUM ANALYZE updg")
+                cur.execute("VACUUM ANALYZE updg_groups")
                 for k, sql in q.items():
                     t0 = time.perf_counter()
                     cur.execute(sql)
@@ -131,7 +147,7 @@ def main():
                                     "(WHERE pg_column_compression(doc) IS NOT NULL), count(*) FILTER "
                                     "(WHERE fastjson_storage_form(doc) = 'blocks') FROM upd")
                         sizes[b] = cur.fetchone()
-                cur.execute("DROP TABLE IF EXISTS bo, ru, upd, updj")
+                cur.execute("DROP TABLE IF EXISTS bo, ru, upd, updj, updg, updg_groups")
     install("B")
     print("| %s log | A best s | A median | B best s | B median | B / A at the best |" % args.log)
     print("|---|--:|--:|--:|--:|--:|")
