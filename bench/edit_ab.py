@@ -153,7 +153,7 @@ def main():
     print("|---|--:|--:|--:|--:|--:|")
     for k in q:
         a, b = times[k]["A"], times[k]["B"]
-        print("| %s | %.3f | %.3f | %.3f | %.3f | %.2f |" % (k, min(a), statistics.median(a), min(b),
+        print("| %s | %.3f | %.3f | %.3f | %.3f | %.2f |" % (k.replace("|", "\\|"), min(a), statistics.median(a), min(b),
                                                            statistics.median(b), min(b) / min(a)))
     print()
     for b in ("A", "B"):
