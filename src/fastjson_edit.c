@@ -401,7 +401,7 @@ fastjson_set_lax(PG_FUNCTION_ARGS)
 				 errhint("To avoid, either change the null_value_treatment argument or ensure that an SQL NULL is not passed.")));
 	if (strcmp(treatment, "use_json_null") == 0)
 		PG_RETURN_EDITED(set_worker(PG_GETARG_FASTJSON_P(0), PG_GETARG_ARRAYTYPE_P(1), NULL,
-										PG_GETARG_BOOL(3)));
+									PG_GETARG_BOOL(3)));
 	if (strcmp(treatment, "delete_key") == 0)
 		return fastjson_delete_path(fcinfo);
 	if (strcmp(treatment, "return_target") == 0)
@@ -430,7 +430,7 @@ fastjson_insert(PG_FUNCTION_ARGS)
 	if (ARR_NDIM(path) == 0 || ArrayGetNItems(ARR_NDIM(path), ARR_DIMS(path)) == 0)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	PG_RETURN_EDITED(edit_root(d, path, FJ_ROOT(newval),
-								   after ? PATH_INSERT_AFTER : PATH_INSERT_BEFORE));
+							   after ? PATH_INSERT_AFTER : PATH_INSERT_BEFORE));
 }
 
 PG_FUNCTION_INFO_V1(fastjson_delete_path);
@@ -474,55 +474,23 @@ in_keys(const uint8_t *key, uint32_t klen, Datum *keys, bool *nulls, int n)
 	return false;
 }
 
-/* Whether delete_keys would remove anything: a member of the object, or a string element of the array, in keys. */
-static bool
-has_keys(const uint8_t *root, Datum *keys, bool *nulls, int n)
-{
-	if (FJ_TYPE(root[0]) == FJ_OBJECT)
-	{
-		const uint8_t *k,
-				   *val;
-		uint32_t	klen;
-
-		FOREACH_MEMBER(root, k, klen, val)
-		{
-			(void) val;
-			if (in_keys(k, klen, keys, nulls, n))
-				return true;
-		}
-	}
-	else
-	{
-		const uint8_t *e = fj_container_members(root);
-		const uint8_t *end = fj_container_members_end(root);
-
-		for (; e < end; e += fj_value_size(e))
-		{
-			const uint8_t *s;
-			uint32_t	slen;
-
-			if (FJ_TYPE(e[0]) != FJ_STRING)
-				continue;
-			slen = fj_text(e, &s);
-			if (in_keys(s, slen, keys, nulls, n))
-				return true;
-		}
-	}
-	return false;
-}
-
-/* Remove the given keys from an object, or string elements from an array. */
+/*
+ * Remove the given keys from an object, or string elements from an array;
+ * UNCHANGED when none is there.
+ */
 static Fastjson *
 delete_keys(Fastjson *d, Datum *keys, bool *nulls, int n)
 {
 	const uint8_t *root = FJ_ROOT(d);
 	fj_builder	b;
+	bool		removed = false;
+	Fastjson   *result;
 
 	if (!fj_is_container(root))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot delete from scalar")));
-	if (fj_container_count(root) == 0 || n == 0 || !has_keys(root, keys, nulls, n))
+	if (fj_container_count(root) == 0 || n == 0)
 		return UNCHANGED;
 	fastjson_builder_init(&b);
 	if (FJ_TYPE(root[0]) == FJ_OBJECT)
@@ -535,7 +503,10 @@ delete_keys(Fastjson *d, Datum *keys, bool *nulls, int n)
 		FOREACH_MEMBER(root, k, klen, val)
 		{
 			if (in_keys(k, klen, keys, nulls, n))
+			{
+				removed = true;
 				continue;
+			}
 			fj_builder_key(&b, (const char *) k, klen);
 			fj_builder_value(&b, val);
 		}
@@ -555,13 +526,22 @@ delete_keys(Fastjson *d, Datum *keys, bool *nulls, int n)
 				uint32_t	slen = fj_text(e, &s);
 
 				if (in_keys(s, slen, keys, nulls, n))
+				{
+					removed = true;
 					continue;
+				}
 			}
 			fj_builder_value(&b, e);
 		}
 	}
 	fj_builder_end(&b);
-	return fastjson_builder_finish(&b);
+	result = fastjson_builder_finish(&b);
+	if (!removed)
+	{
+		pfree(result);
+		return UNCHANGED;
+	}
+	return result;
 }
 
 PG_FUNCTION_INFO_V1(fastjson_delete);
