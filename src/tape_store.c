@@ -24,6 +24,130 @@ store32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, 4);
 }
 
+/* ---------------------------------------------------------- whitening */
+
+/* 16 bytes XORed at once (SSE2, NEON, or what the compiler makes of it elsewhere) */
+typedef uint8_t fj_bytes16 __attribute__((vector_size(16)));
+
+static uint8_t keystream[FJ_STORE_KEYSTREAM];
+static bool keystream_made;
+
+static void
+make_keystream(void)
+{
+	{
+		uint64_t	x = 0;
+		size_t		i,
+					j;
+
+		/* splitmix64 from seed 0, each output's bytes lowest first */
+		for (i = 0; i < FJ_STORE_KEYSTREAM; i += 8)
+		{
+			uint64_t	z = (x += 0x9e3779b97f4a7c15ULL);
+
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+			z ^= z >> 31;
+			for (j = 0; j < 8; j++)
+				keystream[i + j] = (uint8_t) (z >> (8 * j));
+		}
+		keystream_made = true;
+	}
+}
+
+static inline const uint8_t *
+get_keystream(void)
+{
+	if (__builtin_expect(!keystream_made, 0))
+		make_keystream();
+	return keystream;
+}
+
+const uint8_t *
+fj_store_keystream(void)
+{
+	return get_keystream();
+}
+
+/*
+ * dst[0..n) = src[0..n) XOR the keystream from stored offset at on (dst may
+ * be src): whitens and undoes it alike.
+ */
+static void
+whiten(uint8_t *dst, const uint8_t *src, size_t n, size_t at)
+{
+	const uint8_t *k = get_keystream();
+
+	while (n > 0)
+	{
+		size_t		o = at & (FJ_STORE_KEYSTREAM - 1),
+					m = n < FJ_STORE_KEYSTREAM - o ? n : FJ_STORE_KEYSTREAM - o,
+					i;
+
+		for (i = 0; i + 16 <= m; i += 16)
+		{
+			fj_bytes16	a,
+						b;
+
+			memcpy(&a, src + i, 16);
+			memcpy(&b, k + o + i, 16);
+			a ^= b;
+			memcpy(dst + i, &a, 16);
+		}
+		for (; i < m; i++)
+			dst[i] = src[i] ^ k[o + i];
+		dst += m;
+		src += m;
+		at += m;
+		n -= m;
+	}
+}
+
+/* The byte at stored offset at, as written (b is what is stored there). */
+static inline uint8_t
+clear_byte(bool whitened, uint8_t b, size_t at)
+{
+	return whitened ? b ^ get_keystream()[at & (FJ_STORE_KEYSTREAM - 1)] : b;
+}
+
+/* The end of block i, from the block index, as written. */
+static inline uint32_t
+block_end(const fj_stored *s, uint32_t i)
+{
+	uint32_t	e;
+
+	if (s->whitened)
+	{
+		uint8_t		b[4];
+
+		whiten(b, s->ends + (size_t) i * 4, 4, s->index_at + (size_t) i * 4);
+		memcpy(&e, b, 4);
+	}
+	else
+		memcpy(&e, s->ends + (size_t) i * 4, 4);
+	return e;
+}
+
+/*
+ * The most bytes of a block's LZ4 data that decoding its first w bytes
+ * reads. Every sequence but the last puts out at least 4 bytes (a match is 4
+ * or more) for its literals and at most 3 bytes more (token, offset) and a
+ * byte of length for each 255 bytes it puts out, so the sequences wholly
+ * within the first w bytes take at most w + 3w/4 + w/255 + 2 bytes; the
+ * sequence that reaches past w reads its token, literal length, literals up
+ * to w, offset and match length, whose length bytes say up to a block's
+ * size: at most 3 + 2 * (1 + 2^14 / 255) more. 2w + 192 covers both, and
+ * the 2 bytes LZ4 wants left after literals it stops at.
+ */
+#define PREFIX_READ_MAX(w) (2 * (size_t) (w) + 192)
+
+/* Where block i's data starts in the stored form. */
+static inline size_t
+block_data_at(const fj_stored *s, size_t start)
+{
+	return s->index_at + (size_t) s->nblocks * 4 + start;
+}
+
 /*
  * The size of the value at p when its head and all of it lie before end, else
  * 0 (a tape decompressed from a stored one is not yet trusted). A NUMBER tag
@@ -251,6 +375,12 @@ fj_store_encode(const uint8_t *tape, size_t len, int level, const fj_allocator *
 		fj_buf_release(a, out);
 		return false;
 	}
+	if (index_at + index + end >= FJ_STORE_WHITEN_MIN)
+	{
+		head[7] |= FJ_STORE_WHITENED;
+		whiten(head + FJ_STORE_HEADER, head + FJ_STORE_HEADER, index_at + index + end - FJ_STORE_HEADER,
+			   FJ_STORE_HEADER);
+	}
 	return true;
 }
 
@@ -264,17 +394,21 @@ size_t
 fj_store_index_at(const uint8_t *stored, size_t have)
 {
 	size_t		keys_end;
+	uint8_t		method;
+	bool		whitened;
 
 	if (have < FJ_STORE_HEADER)
 		return 0;
-	if (stored[7] != FJ_STORE_METHOD_LZ4_KEYS && stored[7] != FJ_STORE_METHOD_LZ4_TAIL)
+	method = stored[7] & ~FJ_STORE_WHITENED;
+	whitened = (stored[7] & FJ_STORE_WHITENED) != 0;
+	if (method != FJ_STORE_METHOD_LZ4_KEYS && method != FJ_STORE_METHOD_LZ4_TAIL)
 		return FJ_STORE_HEADER;
 	if (have <= FJ_STORE_HEADER)
 		return 0;
-	keys_end = FJ_STORE_HEADER + 1 + (size_t) stored[FJ_STORE_HEADER];
-	if (stored[7] == FJ_STORE_METHOD_LZ4_KEYS)
+	keys_end = FJ_STORE_HEADER + 1 + (size_t) clear_byte(whitened, stored[FJ_STORE_HEADER], FJ_STORE_HEADER);
+	if (method == FJ_STORE_METHOD_LZ4_KEYS)
 		return keys_end;
-	return have > keys_end ? keys_end + 1 + (size_t) stored[keys_end] : 0;
+	return have > keys_end ? keys_end + 1 + (size_t) clear_byte(whitened, stored[keys_end], keys_end) : 0;
 }
 
 fj_code
@@ -284,6 +418,7 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 				prev = 0,
 				nblocks;
 	size_t		index_at;
+	uint8_t		method;
 
 	fj_error_clear(err);
 	if (have > len)
@@ -292,10 +427,12 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 		return fj_fail(err, FJ_R_STORE_SHORT, 0);
 	if (!fj_tape_version_readable(stored[0] & ~FJ_STORE_MARK))
 		return fj_fail(err, FJ_R_TAPE_VERSION, 0);
+	method = stored[7] & ~FJ_STORE_WHITENED;
 	if (stored[6] < FJ_STORE_BLOCK_LOG2_MIN || stored[6] > FJ_STORE_BLOCK_LOG2_MAX ||
-		(stored[7] != FJ_STORE_METHOD_LZ4 && stored[7] != FJ_STORE_METHOD_LZ4_KEYS &&
-		 stored[7] != FJ_STORE_METHOD_LZ4_TAIL))
+		(method != FJ_STORE_METHOD_LZ4 && method != FJ_STORE_METHOD_LZ4_KEYS &&
+		 method != FJ_STORE_METHOD_LZ4_TAIL))
 		return fj_fail(err, FJ_R_STORE_METHOD, 6);
+	s->whitened = (stored[7] & FJ_STORE_WHITENED) != 0;
 	memcpy(&s->tape_len, stored + 2, 4);
 	if (s->tape_len < FJ_STORE_MIN || s->tape_len > (uint32_t) INT32_MAX)
 		return fj_fail(err, FJ_R_STORE_LENGTH, 2);
@@ -306,22 +443,32 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 	index_at = fj_store_index_at(stored, have);
 	if (index_at == 0 || index_at > have)
 		return fj_fail(err, FJ_R_STORE_SHORT, FJ_STORE_HEADER);
-	if (stored[7] != FJ_STORE_METHOD_LZ4)
+	if (method != FJ_STORE_METHOD_LZ4)
 	{
-		s->nroot_keys = stored[FJ_STORE_HEADER];
+		s->nroot_keys = clear_byte(s->whitened, stored[FJ_STORE_HEADER], FJ_STORE_HEADER);
 		/* method 3 may list no keys (a root with a key index), method 2 must */
-		if (s->nroot_keys > FJ_KEY_INDEX_MIN || (s->nroot_keys == 0 && stored[7] == FJ_STORE_METHOD_LZ4_KEYS))
+		if (s->nroot_keys > FJ_KEY_INDEX_MIN || (s->nroot_keys == 0 && method == FJ_STORE_METHOD_LZ4_KEYS))
 			return fj_fail(err, FJ_R_STORE_KEYS, FJ_STORE_HEADER);
 		s->root_keys = s->nroot_keys ? stored + FJ_STORE_HEADER + 1 : NULL;
+		if (s->root_keys && s->whitened)
+		{
+			whiten(s->root_keys_clear, s->root_keys, s->nroot_keys, FJ_STORE_HEADER + 1);
+			s->root_keys = s->root_keys_clear;
+		}
 	}
-	if (stored[7] == FJ_STORE_METHOD_LZ4_TAIL)
+	if (method == FJ_STORE_METHOD_LZ4_TAIL)
 	{
 		size_t		t_at = FJ_STORE_HEADER + 1 + s->nroot_keys;
 
-		s->tail_len = stored[t_at];
+		s->tail_len = clear_byte(s->whitened, stored[t_at], t_at);
 		s->tail = stored + t_at + 1;
 		if (s->tail_len == 0 || s->tail_len > FJ_STORE_TAIL_MAX)
 			return fj_fail(err, FJ_R_STORE_TAIL, t_at);
+		if (s->whitened)
+		{
+			whiten(s->tail_clear, s->tail, s->tail_len, t_at + 1);
+			s->tail = s->tail_clear;
+		}
 	}
 	/* FJ_STORE_MIN > FJ_STORE_TAIL_MAX: the blocks hold the tape's header */
 	s->blocks_len = s->tape_len - s->tail_len;
@@ -338,9 +485,8 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 	s->data_len = len - index_at - (size_t) nblocks * 4;
 	for (i = 0; i < nblocks; i++)
 	{
-		uint32_t	e;
+		uint32_t	e = block_end(s, i);
 
-		memcpy(&e, s->ends + (size_t) i * 4, 4);
 		/* a raw block is exactly its size; the last end is the end of the data */
 		if ((e & ~FJ_STORE_RAW) < prev || (e & ~FJ_STORE_RAW) > s->data_len ||
 			((e & FJ_STORE_RAW) && (e & ~FJ_STORE_RAW) - prev != block_size(s->blocks_len, s->block_log2, i)) ||
@@ -354,14 +500,8 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 void
 fj_store_block_range(const fj_stored *s, uint32_t i, size_t *start, size_t *end)
 {
-	uint32_t	from = 0,
-				to;
-
-	if (i > 0)
-		memcpy(&from, s->ends + (size_t) (i - 1) * 4, 4);
-	memcpy(&to, s->ends + (size_t) i * 4, 4);
-	*start = from & ~FJ_STORE_RAW;
-	*end = to & ~FJ_STORE_RAW;
+	*start = i > 0 ? block_end(s, i - 1) & ~FJ_STORE_RAW : 0;
+	*end = block_end(s, i) & ~FJ_STORE_RAW;
 }
 
 fj_code
@@ -370,15 +510,29 @@ fj_store_decode_block_at(const fj_stored *s, uint32_t i, const uint8_t *data, ui
 	size_t		start,
 				end;
 	uint32_t	n = block_size(s->blocks_len, s->block_log2, i),
-				e;
+				e = block_end(s, i);
 	uint8_t    *dst = tape + fj_store_block_start(s, i);
+	uint8_t		clear[1 << FJ_STORE_BLOCK_LOG2_MAX];
 
 	fj_store_block_range(s, i, &start, &end);
-	memcpy(&e, s->ends + (size_t) i * 4, 4);
 	if (e & FJ_STORE_RAW)
-		memcpy(dst, data, n);
-	else if (LZ4_decompress_safe((const char *) data, (char *) dst, (int) (end - start), (int) n) != (int) n)
-		return fj_fail(err, FJ_R_STORE_BLOCK, s->index_at + (size_t) s->nblocks * 4 + start);
+	{
+		if (s->whitened)
+			whiten(dst, data, n, block_data_at(s, start));
+		else
+			memcpy(dst, data, n);
+		return FJ_OK;
+	}
+	if (s->whitened)
+	{
+		/* a block is stored compressed only when that makes it smaller */
+		if (end - start > n)
+			return fj_fail(err, FJ_R_STORE_BLOCK, block_data_at(s, start));
+		whiten(clear, data, end - start, block_data_at(s, start));
+		data = clear;
+	}
+	if (LZ4_decompress_safe((const char *) data, (char *) dst, (int) (end - start), (int) n) != (int) n)
+		return fj_fail(err, FJ_R_STORE_BLOCK, block_data_at(s, start));
 	return FJ_OK;
 }
 
@@ -394,12 +548,14 @@ fj_store_decode_block_prefix(const fj_stored *s, uint32_t i, const uint8_t *data
 {
 	size_t		start,
 				end,
-				size;
+				size,
+				read;
 	uint32_t	n = block_size(s->blocks_len, s->block_log2, i),
-				e;
+				e = block_end(s, i);
 	uint8_t    *dst = tape + fj_store_block_start(s, i);
 	bool		all;
 	int			r;
+	uint8_t		clear[1 << FJ_STORE_BLOCK_LOG2_MAX];
 
 	fj_store_block_range(s, i, &start, &end);
 	size = end - start;
@@ -408,11 +564,13 @@ fj_store_decode_block_prefix(const fj_stored *s, uint32_t i, const uint8_t *data
 		avail = size;
 	if (want > n)
 		want = n;
-	memcpy(&e, s->ends + (size_t) i * 4, 4);
 	if (e & FJ_STORE_RAW)
 	{
 		/* as it is: every byte at hand is a byte of the block */
-		memcpy(dst, data, avail);
+		if (s->whitened)
+			whiten(dst, data, avail, block_data_at(s, start));
+		else
+			memcpy(dst, data, avail);
 		*got = avail;
 		return FJ_OK;
 	}
@@ -422,13 +580,47 @@ fj_store_decode_block_prefix(const fj_stored *s, uint32_t i, const uint8_t *data
 		return fj_store_decode_block_at(s, i, data, tape, err);
 	}
 	/*
+	 * Whitened: only the bytes that the first want bytes come from are
+	 * undone: an eighth more than want and 64 bytes first, and, should LZ4
+	 * want more, all that it may read for them. The start of a block hardly
+	 * compresses (it has no history yet): on the benchmark's logs, LZ4 read
+	 * more than want / 2 + 64 bytes for nearly every first 256 bytes, and
+	 * never more than the first try's bytes.
+	 */
+	read = avail;
+	if (s->whitened)
+	{
+		size_t		first = want + want / 8 + 64;
+
+		/* a block is stored compressed only when that makes it smaller */
+		if (size > n)
+			return fj_fail(err, FJ_R_STORE_BLOCK, block_data_at(s, start));
+		if (read > first)
+		{
+			whiten(clear, data, first, block_data_at(s, start));
+			r = LZ4_decompress_safe_partial((const char *) clear, (char *) dst, (int) first, (int) want, (int) n);
+			if (r == (int) want)
+			{
+				*got = want;
+				return FJ_OK;
+			}
+			if (read > PREFIX_READ_MAX(want))
+				read = PREFIX_READ_MAX(want);
+			whiten(clear + first, data + first, read - first, block_data_at(s, start) + first);
+		}
+		else
+			whiten(clear, data, read, block_data_at(s, start));
+		data = clear;
+	}
+
+	/*
 	 * LZ4 stops once want bytes are out; from a prefix of the data it stops
 	 * where the data does (or, cut inside a sequence, says it is malformed):
 	 * what it gave is then the start of the block, and more data is needed.
 	 */
-	r = LZ4_decompress_safe_partial((const char *) data, (char *) dst, (int) avail, (int) want, (int) n);
+	r = LZ4_decompress_safe_partial((const char *) data, (char *) dst, (int) read, (int) want, (int) n);
 	if (all && r != (int) want)
-		return fj_fail(err, FJ_R_STORE_BLOCK, s->index_at + (size_t) s->nblocks * 4 + start);
+		return fj_fail(err, FJ_R_STORE_BLOCK, block_data_at(s, start));
 	*got = r > 0 ? (size_t) r : 0;
 	return FJ_OK;
 }

@@ -13,7 +13,10 @@
  *   byte 6        log2 of the block size: 14 (16 kB blocks), or 13 (8 kB,
  *                 as values stored before 16 kB blocks have it)
  *   byte 7        the method: 1 = LZ4, 2 = LZ4 and the root's keys, 3 = LZ4,
- *                 the root's keys and its tail; other values are errors
+ *                 the root's keys and its tail; with FJ_STORE_WHITENED
+ *                 (0x10) added (0x11, 0x12, 0x13), every byte from byte 8 to
+ *                 the end is stored XORed with the keystream (below); other
+ *                 values are errors
  *   methods 2, 3  1 byte n, then n bytes: when the root is an object without
  *                 a key index (1 to 8 members), n is its member count and the
  *                 bytes are the fingerprint of each member's key
@@ -33,11 +36,26 @@
  * Block i decompresses to bytes [i * block size, min((i + 1) * block size,
  * length - t)) of the tape (t = 0 before method 3), which is an ordinary
  * tape of the version in byte 0 (src/tape.h).
+ *
+ * Whitened (FJ_STORE_WHITENED): the byte at offset o >= 8 of the stored
+ * form is stored XORed with byte o mod 65536 of the keystream, the 65,536
+ * bytes of 8,192 splitmix64 outputs (seed 0, each output's bytes lowest
+ * first; fj_store_keystream). The stored bytes then look random to a
+ * compressor, as compressed bytes should: PostgreSQL's pglz, asked to
+ * compress a value whose row passes 2 kB, gives up after its first kilobyte
+ * instead of working through all of it, and its lz4 finds nothing to take
+ * out (LZ4 reaches back at most 65,535 bytes, less than the keystream's
+ * period). The encoder whitens a stored form of FJ_STORE_WHITEN_MIN bytes
+ * or more: one that a row of a few small columns does not hold, so that
+ * PostgreSQL tries to compress it. A shorter one stays in its row untried,
+ * and is not whitened, since undoing it costs each lookup a little. The
+ * readers undo it on the bytes they read (doc/format.md, section 7).
  */
 #ifndef FJ_TAPE_STORE_H
 #define FJ_TAPE_STORE_H
 
 #include "fj_core.h"
+#include "tape.h"
 
 #define FJ_STORE_MARK 0x80		/* bit 7 of the first byte: a stored tape */
 #define FJ_STORE_HEADER 8
@@ -48,6 +66,9 @@
 #define FJ_STORE_METHOD_LZ4 1
 #define FJ_STORE_METHOD_LZ4_KEYS 2	/* LZ4, and the keys of a small root object */
 #define FJ_STORE_METHOD_LZ4_TAIL 3	/* LZ4, the root's keys (maybe none), its tail */
+#define FJ_STORE_WHITENED 0x10	/* method flag: the bytes after the header XORed with the keystream */
+#define FJ_STORE_WHITEN_MIN 1800	/* stored forms this long or longer are whitened */
+#define FJ_STORE_KEYSTREAM (1u << 16)	/* the keystream's period */
 #define FJ_STORE_TAIL_MAX 128	/* the longest tail kept as it is */
 #define FJ_STORE_RAW 0x80000000u	/* block end flag: stored as it is */
 #define FJ_STORE_MIN 800		/* shorter tapes are stored as they are */
@@ -80,7 +101,17 @@ typedef struct fj_stored
 	uint8_t		version;		/* the tape's version byte */
 	uint8_t		flags;			/* the tape's flags byte */
 	uint8_t		block_log2;		/* log2 of the block size */
+	bool		whitened;		/* FJ_STORE_WHITENED: the bytes after the header are XORed */
+	/* whitened: the root's keys and the tail, undone (root_keys and tail point here) */
+	uint8_t		root_keys_clear[FJ_KEY_INDEX_MIN];
+	uint8_t		tail_clear[FJ_STORE_TAIL_MAX];
 } fj_stored;
+
+/*
+ * The keystream that whitened stored forms are XORed with: FJ_STORE_KEYSTREAM
+ * bytes, made on first use (not for concurrent threads' first use).
+ */
+const uint8_t *fj_store_keystream(void);
 
 /* Where block i starts in the tape, and which block holds tape offset off. */
 static inline size_t

@@ -52,7 +52,7 @@ parse(const char *json, size_t len, size_t *tlen)
  */
 static uint8_t *
 store_by_hand(const uint8_t *t, size_t tlen, int method, const uint8_t *fps, size_t nkeys, size_t tail,
-			  unsigned log2, size_t *slen)
+			  unsigned log2, bool whitened, size_t *slen)
 {
 	size_t		block = (size_t) 1 << log2,
 				blocks_len = tlen - tail,
@@ -98,7 +98,23 @@ store_by_hand(const uint8_t *t, size_t tlen, int method, const uint8_t *fps, siz
 		memcpy(out + index_at + 4 * i, &e, 4);
 	}
 	*slen = index_at + 4 * nblocks + end;
+	if (whitened)
+	{
+		/* every byte after the header XORed with the keystream, by its offset */
+		const uint8_t *k = fj_store_keystream();
+
+		out[7] |= FJ_STORE_WHITENED;
+		for (i = FJ_STORE_HEADER; i < *slen; i++)
+			out[i] ^= k[i % FJ_STORE_KEYSTREAM];
+	}
 	return out;
+}
+
+/* Store byte v at offset at of the stored form st as it is written there (whitened or not). */
+static void
+put_clear(uint8_t *st, size_t at, uint8_t v)
+{
+	st[at] = (st[7] & FJ_STORE_WHITENED) ? v ^ fj_store_keystream()[at % FJ_STORE_KEYSTREAM] : v;
 }
 
 /*
@@ -223,7 +239,7 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 		if (store_level != FJ_STORE_LEVEL_FAST)
 			return;				/* store_by_hand compresses as the fast level does */
 		if (len >= FJ_STORE_MIN && !probed_out)
-			free(store_by_hand(t, len, 1, NULL, 0, 0, FJ_STORE_BLOCK_LOG2, &hand_len));
+			free(store_by_hand(t, len, 1, NULL, 0, 0, FJ_STORE_BLOCK_LOG2, false, &hand_len));
 		CHECKF(len < FJ_STORE_MIN || probed_out ||
 			   hand_len + 2 * (2 + FJ_KEY_INDEX_MIN + FJ_STORE_TAIL_MAX) > most,
 			   "%s: %zu bytes not stored, %zu in blocks", name, len, hand_len);
@@ -236,6 +252,36 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 		   "%s: open: %s", name, err.message ? err.message : "");
 	back = malloc(len);
 	CHECKF(fj_store_decode(&s, back, &err) == FJ_OK && memcmp(back, t, len) == 0, "%s: decode", name);
+
+	/*
+	 * Whitened from FJ_STORE_WHITEN_MIN bytes on: LZ4 then finds nothing to
+	 * take out of the bytes after the header; undone by hand (the flag
+	 * cleared, as older builds wrote it), the same value reads the same.
+	 */
+	CHECKF(((st.data[3 + 7] & FJ_STORE_WHITENED) != 0) == (st.len - 3 >= FJ_STORE_WHITEN_MIN),
+		   "%s: whitened (%zu bytes stored)", name, st.len - 3);
+	if (st.data[3 + 7] & FJ_STORE_WHITENED)
+	{
+		size_t		n = st.len - 3 - FJ_STORE_HEADER,
+					j;
+		char	   *c = malloc((size_t) LZ4_compressBound((int) n));
+		uint8_t    *clear = malloc(st.len - 3);
+		const uint8_t *k = fj_store_keystream();
+		fj_stored	u;
+
+		CHECKF(LZ4_compress_default((const char *) st.data + 3 + FJ_STORE_HEADER, c, (int) n,
+									LZ4_compressBound((int) n)) >= (int) n,
+			   "%s: LZ4 compresses the whitened bytes", name);
+		memcpy(clear, st.data + 3, st.len - 3);
+		clear[7] &= (uint8_t) ~FJ_STORE_WHITENED;
+		for (j = FJ_STORE_HEADER; j < st.len - 3; j++)
+			clear[j] ^= k[j % FJ_STORE_KEYSTREAM];
+		memset(back, 0, len);
+		CHECKF(fj_store_open(clear, st.len - 3, &u, &err) == FJ_OK && !u.whitened &&
+			   fj_store_decode(&u, back, &err) == FJ_OK && memcmp(back, t, len) == 0, "%s: not whitened, decode", name);
+		free(clear);
+		free(c);
+	}
 	memset(back, 0, len);
 	for (i = 0; i < s.nblocks; i++)
 		ok &= fj_store_decode_block(&s, i, back, &err) == FJ_OK;
@@ -626,6 +672,7 @@ test_root_keys(void)
 		size_t		tail = 0,
 					index_at;
 		int			method,
+					w,
 					m;
 		unsigned	log2;
 
@@ -640,7 +687,7 @@ test_root_keys(void)
 			tail += 1 + strlen(keys[i]) + 2;
 		method = tail ? FJ_STORE_METHOD_LZ4_TAIL : FJ_STORE_METHOD_LZ4_KEYS;
 		index_at = FJ_STORE_HEADER + 1 + n + (tail ? 1 + tail : 0);
-		CHECKF(st.data[7] == method && fj_store_open(st.data, st.len, &s, &err) == FJ_OK &&
+		CHECKF((st.data[7] & ~FJ_STORE_WHITENED) == method && fj_store_open(st.data, st.len, &s, &err) == FJ_OK &&
 			   s.nroot_keys == n && s.index_at == index_at && s.tail_len == tail && s.blocks_len == tlen - tail &&
 			   s.nblocks >= 2, "root of %zu: method %d, tail %zu", n, method, tail);
 		if (s.index_at != index_at)
@@ -678,7 +725,7 @@ test_root_keys(void)
 
 			for (i = method == FJ_STORE_METHOD_LZ4_KEYS ? 0 : 1; i < sizeof(counts); i++)
 			{
-				st.data[FJ_STORE_HEADER] = counts[i];
+				put_clear(st.data, FJ_STORE_HEADER, counts[i]);
 				CHECKF(fj_store_open(st.data, st.len, &d, &err) != FJ_OK, "root of %zu: count %u", n, counts[i]);
 			}
 			st.data[FJ_STORE_HEADER] = keep;
@@ -692,12 +739,14 @@ test_root_keys(void)
 		for (m = 1; m <= method; m++)
 		{
 			for (log2 = FJ_STORE_BLOCK_LOG2_MIN; log2 <= FJ_STORE_BLOCK_LOG2_MAX; log2++)
+			for (w = 0; w <= 1; w++)
 			{
 				size_t		slen;
-				uint8_t    *hand = store_by_hand(t, tlen, m, s.root_keys, m >= 2 ? n : 0, m == 3 ? tail : 0, log2, &slen);
+				uint8_t    *hand = store_by_hand(t, tlen, m, s.root_keys, m >= 2 ? n : 0, m == 3 ? tail : 0, log2, w,
+												 &slen);
 				fj_stored	h;
 
-				if (m == method && log2 == FJ_STORE_BLOCK_LOG2)
+				if (m == method && log2 == FJ_STORE_BLOCK_LOG2 && w == ((st.data[7] & FJ_STORE_WHITENED) != 0))
 					CHECKF(slen == st.len && memcmp(hand, st.data, slen) == 0, "root of %zu: method %d by hand", n, m);
 				CHECKF(fj_store_open(hand, slen, &h, &err) == FJ_OK && (h.root_keys != NULL) == (m >= 2) &&
 					   h.tail_len == (m == 3 ? tail : 0) && fj_store_root_may_have(&h, "nothing", 7) == (m == 1 || memchr(h.root_keys, fj_key_fingerprint((const uint8_t *) "nothing", 7), n)),
@@ -738,7 +787,8 @@ test_root_keys(void)
 
 			for (i = 0; i < sizeof(shifts) / sizeof(shifts[0]); i++)
 			{
-				uint8_t    *hand = store_by_hand(t, tlen, 3, s.root_keys, n, tail + (size_t) shifts[i], FJ_STORE_BLOCK_LOG2, &slen);
+				uint8_t    *hand = store_by_hand(t, tlen, 3, s.root_keys, n, tail + (size_t) shifts[i], FJ_STORE_BLOCK_LOG2,
+												 true, &slen);
 				fj_stored	h;
 
 				CHECKF(fj_store_open(hand, slen, &h, &err) == FJ_OK && fj_store_decode(&h, back, &err) == FJ_ERR_TAPE &&
@@ -762,7 +812,7 @@ test_root_keys(void)
 					uint8_t    *exact = malloc(tlen);
 					size_t		j;
 
-					st.data[i] = tags[k];
+					put_clear(st.data, i, tags[k]);
 					if (fj_store_open(st.data, st.len, &d, &err) == FJ_OK)
 					{
 						(void) fj_store_decode(&d, exact, &err);
@@ -775,10 +825,10 @@ test_root_keys(void)
 				st.data[i] = keep;
 			}
 			ok = 1;
-			st.data[index_at - tail - 1] = 0;
+			put_clear(st.data, index_at - tail - 1, 0);
 			CHECKF(fj_store_open(st.data, st.len, &s, &err) != FJ_OK && err.reason == FJ_R_STORE_TAIL, "root of %zu: tail of 0", n);
 			{
-				uint8_t    *hand = store_by_hand(t, tlen, 3, s.root_keys, n, FJ_STORE_TAIL_MAX + 1, FJ_STORE_BLOCK_LOG2, &slen);
+				uint8_t    *hand = store_by_hand(t, tlen, 3, s.root_keys, n, FJ_STORE_TAIL_MAX + 1, FJ_STORE_BLOCK_LOG2, true, &slen);
 				fj_stored	h;
 
 				CHECKF(fj_store_open(hand, slen, &h, &err) != FJ_OK && err.reason == FJ_R_STORE_TAIL,
@@ -808,7 +858,7 @@ check_stored_header(const char *name, const char *json, size_t len, int method, 
 	CHECKF(t && fj_store_encode(t, tlen, FJ_STORE_LEVEL_FAST, &fj_malloc_allocator, 0, &st), "%s: stored", name);
 	if (!t)
 		return;
-	CHECKF(st.data[7] == method && fj_store_open(st.data, st.len, &s, &err) == FJ_OK && s.nroot_keys == nkeys &&
+	CHECKF((st.data[7] & ~FJ_STORE_WHITENED) == method && fj_store_open(st.data, st.len, &s, &err) == FJ_OK && s.nroot_keys == nkeys &&
 		   s.tail_len == tail && (s.tail == NULL) == (tail == 0) && (s.root_keys == NULL) == (nkeys == 0),
 		   "%s: method %u (%d), %u keys (%u), tail %u (%u)", name, st.data[7], method, s.nroot_keys, nkeys, s.tail_len,
 		   tail);
@@ -944,7 +994,8 @@ test_tail_fingerprints_only(void)
 		put_root_with_large_member(&b, n, keys, 3000);
 		t = parse(b.s, b.len, &tlen);
 		CHECKF(t && (FJ_IMM(t[FJ_TAPE_HEADER]) & FJ_CONTAINER_FP_ONLY), "%zu members: a key index of fingerprints alone", n);
-		CHECKF(t && fj_store_encode(t, tlen, FJ_STORE_LEVEL_FAST, &fj_malloc_allocator, 0, &st) && st.data[7] == FJ_STORE_METHOD_LZ4_TAIL &&
+		CHECKF(t && fj_store_encode(t, tlen, FJ_STORE_LEVEL_FAST, &fj_malloc_allocator, 0, &st) &&
+			   (st.data[7] & ~FJ_STORE_WHITENED) == FJ_STORE_METHOD_LZ4_TAIL &&
 			   fj_store_open(st.data, st.len, &s, &err) == FJ_OK && s.nblocks >= 2 &&
 			   s.nblocks <= sizeof(have) / sizeof(have[0]), "%zu members: stored with a tail, in blocks", n);
 		if (!t || s.nblocks > sizeof(have) / sizeof(have[0]))
@@ -1057,9 +1108,42 @@ test_levels(void)
 	}
 }
 
+/*
+ * The keystream is part of the stored form: splitmix64 from seed 0, each
+ * output's bytes lowest first (its first outputs are splitmix64's published
+ * first values), and its 4-byte strings repeat about as often as random
+ * bytes' would (one of 65,533, where chance gives 0.5 on average).
+ */
+static void
+test_keystream(void)
+{
+	static const uint64_t first[] = {0xe220a8397b1dcdafULL, 0x6e789e6aa1b965f4ULL, 0x06c45d188009454fULL};
+	const uint8_t *k = fj_store_keystream();
+	uint8_t    *seen = calloc(1, (size_t) 1 << 29);	/* one bit for each 32-bit value */
+	size_t		i,
+				j,
+				repeats = 0;
+
+	for (i = 0; i < sizeof(first) / sizeof(first[0]); i++)
+		for (j = 0; j < 8; j++)
+			CHECKF(k[8 * i + j] == (uint8_t) (first[i] >> (8 * j)), "keystream byte %zu", 8 * i + j);
+	for (i = 0; i + 4 <= FJ_STORE_KEYSTREAM; i++)
+	{
+		uint32_t	v;
+
+		memcpy(&v, k + i, 4);
+		repeats += (seen[v >> 3] >> (v & 7)) & 1;
+		seen[v >> 3] |= (uint8_t) (1u << (v & 7));
+	}
+	CHECKF(repeats < 4, "keystream: %zu of its 4-byte strings repeat", repeats);
+	printf("keystream: %zu of its 4-byte strings repeat an earlier one\n", repeats);
+	free(seen);
+}
+
 int
 main(void)
 {
+	test_keystream();
 	test_generated();
 	test_incompressible();
 	test_small_tapes();
