@@ -29,7 +29,8 @@ store32(uint8_t *p, uint32_t v)
 /* 16 bytes XORed at once (SSE2, NEON, or what the compiler makes of it elsewhere) */
 typedef uint8_t fj_bytes16 __attribute__((vector_size(16)));
 
-static uint8_t keystream[FJ_STORE_KEYSTREAM];
+/* its first 64 bytes again at the end: 16 bytes from any offset are read in one load */
+static uint8_t keystream[FJ_STORE_KEYSTREAM + 64];
 static bool keystream_made;
 
 static void
@@ -51,6 +52,7 @@ make_keystream(void)
 			for (j = 0; j < 8; j++)
 				keystream[i + j] = (uint8_t) (z >> (8 * j));
 		}
+		memcpy(keystream + FJ_STORE_KEYSTREAM, keystream, 64);
 		keystream_made = true;
 	}
 }
@@ -77,30 +79,27 @@ static void
 whiten(uint8_t *dst, const uint8_t *src, size_t n, size_t at)
 {
 	const uint8_t *k = get_keystream();
+	size_t		i = 0;
 
-	while (n > 0)
+	for (; i + 32 <= n; i += 32)
 	{
-		size_t		o = at & (FJ_STORE_KEYSTREAM - 1),
-					m = n < FJ_STORE_KEYSTREAM - o ? n : FJ_STORE_KEYSTREAM - o,
-					i;
+		fj_bytes16	a,
+					b,
+					c,
+					d;
+		size_t		o = (at + i) & (FJ_STORE_KEYSTREAM - 1);
 
-		for (i = 0; i + 16 <= m; i += 16)
-		{
-			fj_bytes16	a,
-						b;
-
-			memcpy(&a, src + i, 16);
-			memcpy(&b, k + o + i, 16);
-			a ^= b;
-			memcpy(dst + i, &a, 16);
-		}
-		for (; i < m; i++)
-			dst[i] = src[i] ^ k[o + i];
-		dst += m;
-		src += m;
-		at += m;
-		n -= m;
+		memcpy(&a, src + i, 16);
+		memcpy(&b, src + i + 16, 16);
+		memcpy(&c, k + o, 16);
+		memcpy(&d, k + ((o + 16) & (FJ_STORE_KEYSTREAM - 1)), 16);
+		a ^= c;
+		b ^= d;
+		memcpy(dst + i, &a, 16);
+		memcpy(dst + i + 16, &b, 16);
 	}
+	for (; i < n; i++)
+		dst[i] = src[i] ^ k[(at + i) & (FJ_STORE_KEYSTREAM - 1)];
 }
 
 /* The byte at stored offset at, as written (b is what is stored there). */
@@ -116,15 +115,14 @@ block_end(const fj_stored *s, uint32_t i)
 {
 	uint32_t	e;
 
+	memcpy(&e, s->ends + (size_t) i * 4, 4);
 	if (s->whitened)
 	{
-		uint8_t		b[4];
+		uint32_t	k;
 
-		whiten(b, s->ends + (size_t) i * 4, 4, s->index_at + (size_t) i * 4);
-		memcpy(&e, b, 4);
+		memcpy(&k, get_keystream() + ((s->index_at + (size_t) i * 4) & (FJ_STORE_KEYSTREAM - 1)), 4);
+		e ^= k;
 	}
-	else
-		memcpy(&e, s->ends + (size_t) i * 4, 4);
 	return e;
 }
 
