@@ -128,14 +128,16 @@ block_end(const fj_stored *s, uint32_t i)
 
 /*
  * The most bytes of a block's LZ4 data that decoding its first w bytes
- * reads. Every sequence but the last puts out at least 4 bytes (a match is 4
- * or more) for its literals and at most 3 bytes more (token, offset) and a
- * byte of length for each 255 bytes it puts out, so the sequences wholly
- * within the first w bytes take at most w + 3w/4 + w/255 + 2 bytes; the
- * sequence that reaches past w reads its token, literal length, literals up
- * to w, offset and match length, whose length bytes say up to a block's
- * size: at most 3 + 2 * (1 + 2^14 / 255) more. 2w + 192 covers both, and
- * the 2 bytes LZ4 wants left after literals it stops at.
+ * reads, with what LZ4 (1.9.3 and later) wants left after them. Every
+ * sequence but the last puts out at least 4 bytes (a match is 4 or more) for
+ * its literals and at most 3 bytes more (token, offset) and a byte of length
+ * for each 255 bytes it puts out, so the sequences wholly within the first w
+ * bytes take at most w + 3w/4 + w/255 + 2 bytes; the sequence that reaches
+ * past w reads its token, literal length, literals up to w, offset and match
+ * length, whose length bytes say up to a block's size: at most 3 + 2 * (1 +
+ * 2^14 / 255) more. LZ4 then wants 15 bytes left after a literal length of
+ * several bytes, 3 after literals and 4 after a match length before it goes
+ * on. 2w + 192 covers all of it.
  */
 #define PREFIX_READ_MAX(w) (2 * (size_t) (w) + 192)
 
@@ -502,15 +504,19 @@ fj_store_block_range(const fj_stored *s, uint32_t i, size_t *start, size_t *end)
 	*end = block_end(s, i) & ~FJ_STORE_RAW;
 }
 
-fj_code
-fj_store_decode_block_at(const fj_stored *s, uint32_t i, const uint8_t *data, uint8_t *tape, fj_error *err)
+/*
+ * fj_store_decode_block_at, with clear (FJ_STORE_BLOCK bytes, the largest
+ * block) to undo a whitened block's data in.
+ */
+static fj_code
+decode_block_whole(const fj_stored *s, uint32_t i, const uint8_t *data, uint8_t *tape, uint8_t *clear,
+				   fj_error *err)
 {
 	size_t		start,
 				end;
 	uint32_t	n = block_size(s->blocks_len, s->block_log2, i),
 				e = block_end(s, i);
 	uint8_t    *dst = tape + fj_store_block_start(s, i);
-	uint8_t		clear[1 << FJ_STORE_BLOCK_LOG2_MAX];
 
 	fj_store_block_range(s, i, &start, &end);
 	if (e & FJ_STORE_RAW)
@@ -534,6 +540,14 @@ fj_store_decode_block_at(const fj_stored *s, uint32_t i, const uint8_t *data, ui
 	return FJ_OK;
 }
 
+fj_code
+fj_store_decode_block_at(const fj_stored *s, uint32_t i, const uint8_t *data, uint8_t *tape, fj_error *err)
+{
+	uint8_t		clear[1 << FJ_STORE_BLOCK_LOG2_MAX];
+
+	return decode_block_whole(s, i, data, tape, clear, err);
+}
+
 uint32_t
 fj_store_block_size(const fj_stored *s, uint32_t i)
 {
@@ -544,6 +558,7 @@ fj_code
 fj_store_decode_block_prefix(const fj_stored *s, uint32_t i, const uint8_t *data, size_t avail,
 							 size_t want, uint8_t *tape, size_t *got, fj_error *err)
 {
+	const uint8_t *in = data;	/* the block's data as stored */
 	size_t		start,
 				end,
 				size,
@@ -575,7 +590,7 @@ fj_store_decode_block_prefix(const fj_stored *s, uint32_t i, const uint8_t *data
 	if (all && want == n)
 	{
 		*got = n;
-		return fj_store_decode_block_at(s, i, data, tape, err);
+		return decode_block_whole(s, i, data, tape, clear, err);
 	}
 	/*
 	 * Whitened: only the bytes that the first want bytes come from are
@@ -617,6 +632,16 @@ fj_store_decode_block_prefix(const fj_stored *s, uint32_t i, const uint8_t *data
 	 * what it gave is then the start of the block, and more data is needed.
 	 */
 	r = LZ4_decompress_safe_partial((const char *) data, (char *) dst, (int) read, (int) want, (int) n);
+	if (all && r != (int) want && read < avail)
+	{
+		/*
+		 * An LZ4 before 1.9.3 does not decode from the start of a block's
+		 * data when the cut falls inside a run of literals: with all of it
+		 * at hand, all of it is undone and decoded from.
+		 */
+		whiten(clear + read, in + read, avail - read, block_data_at(s, start) + read);
+		r = LZ4_decompress_safe_partial((const char *) clear, (char *) dst, (int) avail, (int) want, (int) n);
+	}
 	if (all && r != (int) want)
 		return fj_fail(err, FJ_R_STORE_BLOCK, block_data_at(s, start));
 	*got = r > 0 ? (size_t) r : 0;

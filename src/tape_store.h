@@ -46,10 +46,11 @@
  * instead of working through all of it, and its lz4 finds nothing to take
  * out (LZ4 reaches back at most 65,535 bytes, less than the keystream's
  * period). The encoder whitens a stored form of FJ_STORE_WHITEN_MIN bytes
- * or more: one that a row of a few small columns does not hold, so that
- * PostgreSQL tries to compress it. A shorter one stays in its row untried,
- * and is not whitened, since undoing it costs each lookup a little. The
- * readers undo it on the bytes they read (doc/format.md, section 7).
+ * or more: a margin below the 2,008 bytes past which PostgreSQL tries to
+ * compress a value in a row of its own, for the few small columns a row may
+ * have beside it. A shorter one stays in its row untried and is not
+ * whitened, since undoing it costs each lookup a little. The readers undo it
+ * on the bytes they read (doc/format.md, section 7).
  */
 #ifndef FJ_TAPE_STORE_H
 #define FJ_TAPE_STORE_H
@@ -84,7 +85,11 @@ fj_is_stored(uint8_t first)
 	return (first & FJ_STORE_MARK) != 0;
 }
 
-/* A stored tape's header, read and checked (fj_store_open). */
+/*
+ * A stored tape's header, read and checked (fj_store_open). When whitened,
+ * root_keys and tail point into the struct itself: use it where it was
+ * filled in, never a copy of it.
+ */
 typedef struct fj_stored
 {
 	const uint8_t *root_keys;	/* methods 2, 3: the root keys' fingerprints; else NULL */
