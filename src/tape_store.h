@@ -46,11 +46,13 @@
  * instead of working through all of it, and its lz4 finds nothing to take
  * out (LZ4 reaches back at most 65,535 bytes, less than the keystream's
  * period). The encoder whitens a stored form of FJ_STORE_WHITEN_MIN bytes
- * or more: a margin below the 2,008 bytes past which PostgreSQL tries to
- * compress a value in a row of its own, for the few small columns a row may
- * have beside it. A shorter one stays in its row untried and is not
- * whitened, since undoing it costs each lookup a little. The readers undo it
- * on the bytes they read (doc/format.md, section 7).
+ * or more. PostgreSQL's attempt costs in proportion to a value's size
+ * (pglz: 3 to 5 µs a kilobyte, measured), undoing the whitening about the
+ * same for every lookup whatever the size (50 to 100 ns, for the start of
+ * block 0 that most lookups read): from 3,000 bytes the attempt costs what
+ * a couple of hundred lookups do. A shorter stored form, in its row or just
+ * out of it, is not whitened. The readers undo it on the bytes they read
+ * (doc/format.md, section 7).
  */
 #ifndef FJ_TAPE_STORE_H
 #define FJ_TAPE_STORE_H
@@ -68,7 +70,7 @@
 #define FJ_STORE_METHOD_LZ4_KEYS 2	/* LZ4, and the keys of a small root object */
 #define FJ_STORE_METHOD_LZ4_TAIL 3	/* LZ4, the root's keys (maybe none), its tail */
 #define FJ_STORE_WHITENED 0x10	/* method flag: the bytes after the header XORed with the keystream */
-#define FJ_STORE_WHITEN_MIN 1800	/* stored forms this long or longer are whitened */
+#define FJ_STORE_WHITEN_MIN 3000	/* stored forms this long or longer are whitened */
 #define FJ_STORE_KEYSTREAM (1u << 16)	/* the keystream's period */
 #define FJ_STORE_TAIL_MAX 128	/* the longest tail kept as it is */
 #define FJ_STORE_RAW 0x80000000u	/* block end flag: stored as it is */
