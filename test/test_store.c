@@ -487,6 +487,41 @@ test_incompressible(void)
 	free(b.s);
 }
 
+/*
+ * A block that starts with a long run of literals (5,390 random CJK
+ * characters, 16,170 bytes that LZ4 finds no match in, then repetition that
+ * makes the block compress, whitened): LZ4 reads the run's 64 length bytes
+ * before its first literal, the most a prefix decode of a few bytes reads.
+ * check_tape decodes it by prefix from 1 byte on, with its data cut or whole.
+ */
+static void
+test_long_literal_run(void)
+{
+	t_buf		b = {0};
+	size_t		i,
+				tlen;
+	uint8_t    *t;
+
+	t_put(&b, "[\"", 2);
+	for (i = 0; i < 5390; i++)
+	{
+		uint32_t	cp = 0x4e00 + (uint32_t) (t_rand(&rng) % 0x5200);
+		char		u[3] = {(char) (0xe0 | (cp >> 12)), (char) (0x80 | ((cp >> 6) & 0x3f)), (char) (0x80 | (cp & 0x3f))};
+
+		t_put(&b, u, 3);
+	}
+	t_put(&b, "\"", 1);
+	for (i = 0; i < 4000; i++)
+		t_put(&b, ",\"again and again\"", 18);
+	t_put(&b, "]", 1);
+	t = parse(b.s, b.len, &tlen);
+	CHECK(t != NULL);
+	if (t)
+		check_tape("long literal run", t, tlen);
+	free(t);
+	free(b.s);
+}
+
 /* Whether the document json[0..len) parses and its tape is stored in blocks; *tlen its tape's length. */
 static bool
 stores(const char *json, size_t len, size_t *tlen)
@@ -1146,6 +1181,7 @@ main(void)
 	test_keystream();
 	test_generated();
 	test_incompressible();
+	test_long_literal_run();
 	test_small_tapes();
 	test_root_keys();
 	test_tail_fingerprints_only();
