@@ -98,7 +98,7 @@ typedef enum fj_code
 	X(FJ_R_STORE_SHORT, FJ_ERR_TAPE, "Stored tape is too short for its header.") \
 	X(FJ_R_STORE_METHOD, FJ_ERR_TAPE, "Stored tape has an unknown block size or compression method.") \
 	X(FJ_R_STORE_LENGTH, FJ_ERR_TAPE, "Stored tape's length is out of range.") \
-	X(FJ_R_STORE_BLOCKS, FJ_ERR_TAPE, "Stored tape's block ends are not increasing or run past its end.") \
+	X(FJ_R_STORE_BLOCKS, FJ_ERR_TAPE, "Stored tape's block ends are not increasing, run past its end, or do not fit its blocks' sizes.") \
 	X(FJ_R_STORE_BLOCK, FJ_ERR_TAPE, "A block of a stored tape does not decompress to its size.") \
 	X(FJ_R_STORE_FLAGS, FJ_ERR_TAPE, "Stored tape's version or flags byte is not its tape's.") \
 	X(FJ_R_STORE_KEYS, FJ_ERR_TAPE, "Stored tape's root keys are not its root's.") \

@@ -36,25 +36,23 @@ static bool keystream_made;
 static void
 make_keystream(void)
 {
+	uint64_t	x = 0;
+	size_t		i,
+				j;
+
+	/* splitmix64 from seed 0, each output's bytes lowest first */
+	for (i = 0; i < FJ_STORE_KEYSTREAM; i += 8)
 	{
-		uint64_t	x = 0;
-		size_t		i,
-					j;
+		uint64_t	z = (x += 0x9e3779b97f4a7c15ULL);
 
-		/* splitmix64 from seed 0, each output's bytes lowest first */
-		for (i = 0; i < FJ_STORE_KEYSTREAM; i += 8)
-		{
-			uint64_t	z = (x += 0x9e3779b97f4a7c15ULL);
-
-			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-			z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-			z ^= z >> 31;
-			for (j = 0; j < 8; j++)
-				keystream[i + j] = (uint8_t) (z >> (8 * j));
-		}
-		memcpy(keystream + FJ_STORE_KEYSTREAM, keystream, 64);
-		keystream_made = true;
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		z ^= z >> 31;
+		for (j = 0; j < 8; j++)
+			keystream[i + j] = (uint8_t) (z >> (8 * j));
 	}
+	memcpy(keystream + FJ_STORE_KEYSTREAM, keystream, 64);
+	keystream_made = true;
 }
 
 static inline const uint8_t *
@@ -107,6 +105,19 @@ static inline uint8_t
 clear_byte(bool whitened, uint8_t b, size_t at)
 {
 	return whitened ? b ^ get_keystream()[at & (FJ_STORE_KEYSTREAM - 1)] : b;
+}
+
+/*
+ * dst[0..n) = the n bytes of s at stored offset at, src[0..n), as written:
+ * undone when s is whitened, else copied.
+ */
+static inline void
+copy_clear(const fj_stored *s, uint8_t *dst, const uint8_t *src, size_t n, size_t at)
+{
+	if (s->whitened)
+		whiten(dst, src, n, at);
+	else
+		memcpy(dst, src, n);
 }
 
 /* The end of block i, from the block index, as written. */
@@ -487,9 +498,15 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 	{
 		uint32_t	e = block_end(s, i);
 
-		/* a raw block is exactly its size; the last end is the end of the data */
+		/*
+		 * a raw block is exactly its size, and a whitened one that is
+		 * compressed smaller (the encoder keeps it raw otherwise; readers undo
+		 * its data into a buffer of a block's size); the last end is the end
+		 * of the data
+		 */
 		if ((e & ~FJ_STORE_RAW) < prev || (e & ~FJ_STORE_RAW) > s->data_len ||
 			((e & FJ_STORE_RAW) && (e & ~FJ_STORE_RAW) - prev != block_size(s->blocks_len, s->block_log2, i)) ||
+			(s->whitened && !(e & FJ_STORE_RAW) && e - prev > block_size(s->blocks_len, s->block_log2, i)) ||
 			(i == nblocks - 1 && (e & ~FJ_STORE_RAW) != s->data_len))
 			return fj_fail(err, FJ_R_STORE_BLOCKS, index_at + (size_t) i * 4);
 		prev = e & ~FJ_STORE_RAW;
@@ -521,17 +538,12 @@ decode_block_whole(const fj_stored *s, uint32_t i, const uint8_t *data, uint8_t 
 	fj_store_block_range(s, i, &start, &end);
 	if (e & FJ_STORE_RAW)
 	{
-		if (s->whitened)
-			whiten(dst, data, n, block_data_at(s, start));
-		else
-			memcpy(dst, data, n);
+		copy_clear(s, dst, data, n, block_data_at(s, start));
 		return FJ_OK;
 	}
 	if (s->whitened)
 	{
-		/* a block is stored compressed only when that makes it smaller */
-		if (end - start > n)
-			return fj_fail(err, FJ_R_STORE_BLOCK, block_data_at(s, start));
+		/* fj_store_open_prefix saw that it fits in clear */
 		whiten(clear, data, end - start, block_data_at(s, start));
 		data = clear;
 	}
@@ -580,10 +592,7 @@ fj_store_decode_block_prefix(const fj_stored *s, uint32_t i, const uint8_t *data
 	if (e & FJ_STORE_RAW)
 	{
 		/* as it is: every byte at hand is a byte of the block */
-		if (s->whitened)
-			whiten(dst, data, avail, block_data_at(s, start));
-		else
-			memcpy(dst, data, avail);
+		copy_clear(s, dst, data, avail, block_data_at(s, start));
 		*got = avail;
 		return FJ_OK;
 	}
@@ -605,9 +614,7 @@ fj_store_decode_block_prefix(const fj_stored *s, uint32_t i, const uint8_t *data
 	{
 		size_t		first = want + want / 8 + 64;
 
-		/* a block is stored compressed only when that makes it smaller */
-		if (size > n)
-			return fj_fail(err, FJ_R_STORE_BLOCK, block_data_at(s, start));
+		/* fj_store_open_prefix saw that size <= n: it fits in clear */
 		if (read > first)
 		{
 			whiten(clear, data, first, block_data_at(s, start));
