@@ -23,13 +23,12 @@ PATH). It must be a development cluster: the library is replaced under it.
 The build left installed at the end is B.
 """
 import argparse
-import os
-import shutil
 import statistics
-import subprocess
 import time
 
 import psycopg
+
+from swap_build import install_build, library_path
 
 # the first key each log's roll-up lookups read
 FIRST_KEY = {"session": "kind", "corpus": "type"}
@@ -62,15 +61,11 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--pg-config", default="pg_config")
     args = ap.parse_args()
-    libdir = subprocess.check_output([args.pg_config, "--pkglibdir"], text=True).strip()
-    lib = os.path.join(libdir, "fastjson.so")
+    lib = library_path(args.pg_config)
     builds = {"A": args.a, "B": args.b}
 
     def install(b):
-        tmp = lib + ".edit_ab"
-        shutil.copyfile(builds[b], tmp)
-        os.chmod(tmp, 0o755)
-        os.replace(tmp, lib)
+        install_build(builds[b], lib)
 
     src = "edit_ab_" + args.log
     install("B")

@@ -21,16 +21,14 @@ the PostgreSQL whose `pg_config --pkglibdir` is given (default: the one on
 PATH): the library is replaced under it. The build left installed is B.
 """
 import argparse
-import os
-import shutil
 import statistics
-import subprocess
 import time
 
 import psycopg
 from psycopg import sql
 
 from storage_bench import COPY_OPTS, QUERIES
+from swap_build import install_build, library_path
 
 
 def parse_variant(v):
@@ -57,18 +55,14 @@ def main():
     args = ap.parse_args()
     variants = [parse_variant(v) for v in args.variants.split(",")]
     names = args.variants.split(",")
-    libdir = subprocess.check_output([args.pg_config, "--pkglibdir"], text=True).strip()
-    lib = os.path.join(libdir, "fastjson.so")
+    lib = library_path(args.pg_config)
     builds = {"A": args.a, "B": args.b}
     installed = [None]
 
     def install(b):
         if b is None or installed[0] == b:
             return
-        tmp = lib + ".store_ab"
-        shutil.copyfile(builds[b], tmp)
-        os.chmod(tmp, 0o755)
-        os.replace(tmp, lib)
+        install_build(builds[b], lib)
         installed[0] = b
 
     queries = [(label, q) for label, q in QUERIES[args.log] if label != "bare scan"]
