@@ -295,7 +295,7 @@ worth_trying(const uint8_t *tape)
 bool
 fj_store_worth_trying(const uint8_t *tape, size_t len)
 {
-	return len >= FJ_STORE_MIN && len <= (size_t) INT32_MAX && (len >= FJ_STORE_SMALL || worth_trying(tape));
+	return len >= FJ_STORE_MIN && len <= FJ_STORE_TAPE_MAX && (len >= FJ_STORE_SMALL || worth_trying(tape));
 }
 
 /*
@@ -445,7 +445,7 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 		return fj_fail(err, FJ_R_STORE_METHOD, 6);
 	s->whitened = (stored[7] & FJ_STORE_WHITENED) != 0;
 	memcpy(&s->tape_len, stored + 2, 4);
-	if (s->tape_len < FJ_STORE_MIN || s->tape_len > (uint32_t) INT32_MAX)
+	if (s->tape_len < FJ_STORE_MIN || s->tape_len > FJ_STORE_TAPE_MAX)
 		return fj_fail(err, FJ_R_STORE_LENGTH, 2);
 	s->root_keys = NULL;
 	s->nroot_keys = 0;
@@ -496,18 +496,22 @@ fj_store_open_prefix(const uint8_t *stored, size_t have, size_t len, fj_stored *
 	s->data_len = len - index_at - (size_t) nblocks * 4;
 	for (i = 0; i < nblocks; i++)
 	{
-		uint32_t	e = block_end(s, i);
+		uint32_t	e = block_end(s, i),
+					n = block_size(s->blocks_len, s->block_log2, i);
 
 		/*
-		 * a raw block is exactly its size, and a whitened one that is
-		 * compressed smaller (the encoder keeps it raw otherwise; readers undo
-		 * its data into a buffer of a block's size); the last end is the end
-		 * of the data
+		 * The ends never go back, and the last is the end of the data. A raw
+		 * block is exactly its size. A compressed one is at least what LZ4
+		 * needs to put out its size (so that a few bytes cannot claim a tape
+		 * of a gigabyte), and, whitened, smaller than its size: the encoder
+		 * keeps a block raw otherwise, and readers undo its data into a
+		 * buffer of a block's size.
 		 */
 		if ((e & ~FJ_STORE_RAW) < prev || (e & ~FJ_STORE_RAW) > s->data_len ||
-			((e & FJ_STORE_RAW) && (e & ~FJ_STORE_RAW) - prev != block_size(s->blocks_len, s->block_log2, i)) ||
-			(s->whitened && !(e & FJ_STORE_RAW) && e - prev > block_size(s->blocks_len, s->block_log2, i)) ||
 			(i == nblocks - 1 && (e & ~FJ_STORE_RAW) != s->data_len))
+			return fj_fail(err, FJ_R_STORE_BLOCKS, index_at + (size_t) i * 4);
+		if ((e & FJ_STORE_RAW) ? (e & ~FJ_STORE_RAW) - prev != n :
+			(uint64_t) (e - prev) * FJ_STORE_LZ4_RATIO_MAX < n || (s->whitened && e - prev > n))
 			return fj_fail(err, FJ_R_STORE_BLOCKS, index_at + (size_t) i * 4);
 		prev = e & ~FJ_STORE_RAW;
 	}

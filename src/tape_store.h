@@ -75,6 +75,8 @@
 #define FJ_STORE_TAIL_MAX 128	/* the longest tail kept as it is */
 #define FJ_STORE_RAW 0x80000000u	/* block end flag: stored as it is */
 #define FJ_STORE_MIN 800		/* shorter tapes are stored as they are */
+#define FJ_STORE_TAPE_MAX 0x3ffffffbu	/* the longest tape stored: a PostgreSQL value of 1 GB less its header */
+#define FJ_STORE_LZ4_RATIO_MAX 255	/* LZ4 puts out at most this many bytes for each byte it reads */
 #define FJ_STORE_SMALL 2000		/* shorter tapes: in blocks only when a quarter smaller */
 #define FJ_STORE_PROBE 256		/* ... and tried only when LZ4 makes their first bytes an eighth smaller */
 #define FJ_STORE_LEVEL_FAST 1	/* the compression level: LZ4's fast mode ... */

@@ -517,6 +517,53 @@ check_grown_block(const uint8_t *t, size_t tlen)
 	free(st);
 }
 
+/*
+ * Headers that claim more than their bytes can hold: a tape of over 1 GB,
+ * and a compressed block shorter than LZ4 could put its size out of (here
+ * of no bytes at all, which made a value of a few hundred kilobytes of
+ * block ends claim a tape of gigabytes). Both are refused when opened.
+ */
+static void
+test_hostile_lengths(void)
+{
+	t_buf		b = {0};
+	size_t		i,
+				tlen,
+				index_at;
+	uint8_t    *t;
+	fj_buf		st;
+	fj_stored	s;
+	fj_error	err;
+	uint32_t	e,
+				big = FJ_STORE_TAPE_MAX + 1;
+
+	t_put(&b, "[", 1);
+	for (i = 0; i < 4000; i++)
+		t_put(&b, i ? ",\"again and again\"" : "\"again and again\"", i ? 18 : 17);
+	t_put(&b, "]", 1);
+	t = parse(b.s, b.len, &tlen);
+	CHECK(t && fj_store_encode(t, tlen, FJ_STORE_LEVEL_FAST, &fj_malloc_allocator, 0, &st));
+	if (t && st.data)
+	{
+		CHECK(fj_store_open(st.data, st.len, &s, &err) == FJ_OK && s.nblocks >= 3);
+		index_at = s.index_at;
+		/* the tape's length over 1 GB */
+		memcpy(st.data + 2, &big, 4);
+		CHECK(fj_store_open(st.data, st.len, &s, &err) != FJ_OK && err.reason == FJ_R_STORE_LENGTH);
+		memcpy(st.data + 2, &(uint32_t) {(uint32_t) tlen}, 4);
+		CHECK(fj_store_open(st.data, st.len, &s, &err) == FJ_OK);
+		/* block 0 compressed into no bytes */
+		e = 0;
+		for (i = 0; i < 4; i++)
+			put_clear(st.data, index_at + i, ((uint8_t *) &e)[i]);
+		CHECK(fj_store_open(st.data, st.len, &s, &err) != FJ_OK && err.reason == FJ_R_STORE_BLOCKS &&
+			  err.offset == index_at);
+		fj_buf_release(&fj_malloc_allocator, &st);
+	}
+	free(t);
+	free(b.s);
+}
+
 /* Random bytes as a string do not compress: the tape is kept as it is. */
 static void
 test_incompressible(void)
@@ -1239,6 +1286,7 @@ main(void)
 	test_keystream();
 	test_generated();
 	test_incompressible();
+	test_hostile_lengths();
 	test_long_literal_run();
 	test_small_tapes();
 	test_root_keys();
