@@ -28,7 +28,7 @@ entry=$FJ_CACHE/$name-pg15-$sha
 exec 9>"$entry.lock"
 flock 9
 if [ ! -f "$entry/.complete" ]; then
-	echo "citus_build.sh: building $name into $entry (about 10 minutes on 2 cores)" >&2
+	echo "citus_build.sh: building $name into $entry (about a minute on 2 cores)" >&2
 	bash scripts/deps.sh citus >&2
 	rm -rf "$entry" "$entry.src"
 	mkdir -p "$entry.src"
