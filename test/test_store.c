@@ -42,14 +42,19 @@ parse(const char *json, size_t len, size_t *tlen)
 	return b.data;
 }
 
-/* Whiten the stored form out[0..len) by hand: every byte after the header XORed with the keystream, by its offset. */
+/*
+ * Flip the whitening of the stored form out[0..len) by hand: the method's
+ * whitened bit, and every byte after the header XORed with the keystream, by
+ * its offset. XOR undoes itself, so this whitens a plain stored form and
+ * makes a whitened one plain.
+ */
 static void
-whiten_by_hand(uint8_t *out, size_t len)
+flip_whitening_by_hand(uint8_t *out, size_t len)
 {
 	const uint8_t *k = fj_store_keystream();
 	size_t		i;
 
-	out[7] |= FJ_STORE_WHITENED;
+	out[7] ^= FJ_STORE_WHITENED;
 	for (i = FJ_STORE_HEADER; i < len; i++)
 		out[i] ^= k[i % FJ_STORE_KEYSTREAM];
 }
@@ -111,7 +116,7 @@ store_by_hand(const uint8_t *t, size_t tlen, int method, const uint8_t *fps, siz
 	}
 	*slen = index_at + 4 * nblocks + end;
 	if (whitened)
-		whiten_by_hand(out, *slen);
+		flip_whitening_by_hand(out, *slen);
 	return out;
 }
 
@@ -267,20 +272,16 @@ check_tape(const char *name, const uint8_t *t, size_t len)
 		   "%s: whitened (%zu bytes stored)", name, st.len - 3);
 	if (st.data[3 + 7] & FJ_STORE_WHITENED)
 	{
-		size_t		n = st.len - 3 - FJ_STORE_HEADER,
-					j;
+		size_t		n = st.len - 3 - FJ_STORE_HEADER;
 		char	   *c = malloc((size_t) LZ4_compressBound((int) n));
 		uint8_t    *clear = malloc(st.len - 3);
-		const uint8_t *k = fj_store_keystream();
 		fj_stored	u;
 
 		CHECKF(LZ4_compress_default((const char *) st.data + 3 + FJ_STORE_HEADER, c, (int) n,
 									LZ4_compressBound((int) n)) >= (int) n,
 			   "%s: LZ4 compresses the whitened bytes", name);
 		memcpy(clear, st.data + 3, st.len - 3);
-		clear[7] &= (uint8_t) ~FJ_STORE_WHITENED;
-		for (j = FJ_STORE_HEADER; j < st.len - 3; j++)
-			clear[j] ^= k[j % FJ_STORE_KEYSTREAM];
+		flip_whitening_by_hand(clear, st.len - 3);
 		memset(back, 0, len);
 		CHECKF(fj_store_open(clear, st.len - 3, &u, &err) == FJ_OK && !u.whitened &&
 			   fj_store_decode(&u, back, &err) == FJ_OK && memcmp(back, t, len) == 0, "%s: not whitened, decode", name);
@@ -504,7 +505,7 @@ check_grown_block(const uint8_t *t, size_t tlen)
 	}
 	CHECK(fj_store_open(st, slen, &s, &err) == FJ_OK && fj_store_decode(&s, back, &err) == FJ_OK &&
 		  memcmp(back, t, tlen) == 0);
-	whiten_by_hand(st, slen);
+	flip_whitening_by_hand(st, slen);
 	CHECK(fj_store_open(st, slen, &s, &err) != FJ_OK && err.reason == FJ_R_STORE_BLOCKS &&
 		  err.offset == FJ_STORE_HEADER);
 	free(back);
