@@ -166,11 +166,29 @@ fastjson_readable(Fastjson *d)
 	return d;
 }
 
+/*
+ * fastjson_readable of raw, the detoasted form of datum. When raw is a copy
+ * (a value out of line or compressed by PostgreSQL) and the tape had to be
+ * decompressed from it, the copy is freed: a sort or a hash index calls the
+ * comparison or the hash function in a memory context that lasts for all of
+ * its rows, so a copy left behind on each call would add up.
+ */
+static inline Fastjson *
+fastjson_readable_from(Datum datum, struct varlena *raw)
+{
+	Fastjson   *d = fastjson_readable((Fastjson *) raw);
+
+	if (d != (Fastjson *) raw && (Pointer) raw != DatumGetPointer(datum))
+		pfree(raw);
+	return d;
+}
+
 /* A datum, detoasted, whose tape this build reads. */
 static inline Fastjson *
 DatumGetFastjsonP(Datum datum)
 {
-	return fastjson_readable((Fastjson *) PG_DETOAST_DATUM_PACKED(fastjson_unpend(datum)));
+	datum = fastjson_unpend(datum);
+	return fastjson_readable_from(datum, PG_DETOAST_DATUM_PACKED(datum));
 }
 
 /*
@@ -181,6 +199,7 @@ DatumGetFastjsonP(Datum datum)
 struct varlena *fastjson_toast_fetch(FunctionCallInfo fcinfo, Datum datum);
 
 #define PG_GETARG_FASTJSON_P(n) DatumGetFastjsonP(PG_GETARG_DATUM(n))
+
 /*
  * PG_FREE_IF_COPY for the value of PG_GETARG_FASTJSON_P(n): the tape of a
  * value not yet stored is the value's own, not a copy, and stays.
@@ -190,7 +209,8 @@ struct varlena *fastjson_toast_fetch(FunctionCallInfo fcinfo, Datum datum);
 		if ((Pointer) (d) != PG_GETARG_POINTER(n) && !fastjson_is_pending(PG_GETARG_DATUM(n))) \
 			pfree(d); \
 	} while (0)
-#define PG_GETARG_FASTJSON_WHOLE(n) fastjson_readable((Fastjson *) fastjson_toast_fetch(fcinfo, PG_GETARG_DATUM(n)))
+#define PG_GETARG_FASTJSON_WHOLE(n) \
+	fastjson_readable_from(fastjson_unpend(PG_GETARG_DATUM(n)), fastjson_toast_fetch(fcinfo, PG_GETARG_DATUM(n)))
 #define PG_RETURN_FASTJSON_P(x) PG_RETURN_POINTER(x)
 
 /* fastjson_module.c */

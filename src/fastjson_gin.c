@@ -217,8 +217,15 @@ scalar_entry(const uint8_t *v, bool string_is_key)
 			n = fj_text(v, &s);
 			return text_entry(string_is_key ? GIN_KEY : GIN_STR, (const char *) s, n);
 		default:
-			num = number_normal(v, &nlen);
-			return text_entry(GIN_NUM, num, nlen);
+			{
+				Datum		entry;
+
+				/* number_normal's buffer is a kilobyte at least: one a number would add up */
+				num = number_normal(v, &nlen);
+				entry = text_entry(GIN_NUM, num, nlen);
+				pfree(num);
+				return entry;
+			}
 	}
 }
 

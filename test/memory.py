@@ -18,9 +18,16 @@ slack either. Steps:
   SELECT sum(length(f->>'k')), and more extraction, output, conversion,
   containment and failing-parse queries over the table
 
+Then the same with N/50 large documents (about 6 kB of text each, held in
+the stored form and out of line, so that every whole read detoasts a copy
+and decompresses it): a sort on the document, count(DISTINCT), a hash
+index build, and = against a constant document, each of which compares or
+hashes whole documents in a memory context that lasts for the statement.
+
 Prints the figures; exits 1 if any step's memory grows with the row count.
 """
 import argparse
+import hashlib
 import sys
 import threading
 import time
@@ -63,11 +70,19 @@ def doc(i):
             f'"t":true,"n":null,"s":"h\\u00e9llo w\u00f6rld","num":1.5e{i % 9},"dup":1,"dup":{i % 5}}}')
 
 
-def copy_rows(conn, table, first, count):
+def large_doc(i):
+    """About 6 kB of text: too little repeats for its stored form to fit in a row."""
+    items = ",".join(f'{{"name":"{hashlib.md5(f"{i}-{j}".encode()).hexdigest()}","n":{i * 41 + j},'
+                     f'"tags":["{hashlib.sha1(f"{j}/{i}".encode()).hexdigest()[:12]}","t{j % 9}"]}}'
+                     for j in range(60))
+    return f'{{"id":{i},"kind":"k{i % 11}","items":[{items}],"end":true}}'
+
+
+def copy_rows(conn, table, first, count, make=doc):
     with conn.cursor().copy(f"COPY {table} (f) FROM STDIN WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')") as cp:
         batch = []
         for i in range(first, first + count):
-            batch.append(doc(i))
+            batch.append(make(i))
             if len(batch) == 5000:
                 cp.write("\n".join(batch) + "\n")
                 batch = []
@@ -107,7 +122,7 @@ def main():
         total, n = contexts(sconn)
         return peak, total, secs, s.samples
 
-    def step(label, make):
+    def step(label, make, small=small, big=big):
         """In a new session: make(table, rows) gives a function of the
         connection; run it on the warm-up table, then N/10 rows, then N."""
         with psycopg.connect(autocommit=True) as sconn:
@@ -150,6 +165,34 @@ def main():
     for label, q in queries:
         step(label, lambda t, n, q=q: lambda c: c.execute(q.format(t=t)).fetchall())
 
+    for t in ("mem_warm", "mem_small", "mem_big"):
+        conn.execute(f"DROP TABLE {t}")
+
+    # large documents, out of line in the stored form: N/50 rows against N/500
+    large = {"mem_warm": max(big // 5000, 1), "mem_small": max(big // 500, 1), "mem_big": max(big // 50, 1)}
+    for t, n in large.items():
+        conn.execute(f"CREATE UNLOGGED TABLE {t} (f fastjson)")
+        copy_rows(conn, t, 0, n, large_doc)
+        conn.execute(f"VACUUM ANALYZE {t}")
+    forms = conn.execute("SELECT count(*), count(*) FILTER (WHERE fastjson_storage_form(f) = 'blocks' AND "
+                         "pg_column_size(f) > 2032) FROM mem_big").fetchone()
+    print(f"large documents: {large['mem_small']} vs {large['mem_big']} rows, "
+          f"{forms[1]} of {forms[0]} in the stored form and out of line", flush=True)
+    if forms[1] * 10 < forms[0] * 9:
+        failures.append(f"large documents: only {forms[1]} of {forms[0]} in the stored form and out of line")
+    probe = large_doc(7).replace("{", "{{").replace("}", "}}")
+    large_queries = [
+        ("large documents: ORDER BY f (a sort compares whole documents)",
+         ["SELECT count(*) FROM (SELECT f FROM {t} ORDER BY f) s"]),
+        ("large documents: count(DISTINCT f)", ["SELECT count(DISTINCT f) FROM {t}"]),
+        ("large documents: CREATE INDEX USING hash (f)",
+         ["CREATE INDEX {t}_hash ON {t} USING hash (f)", "DROP INDEX {t}_hash"]),
+        ("large documents: count(*) WHERE f = a constant document",
+         ["SELECT count(*) FROM {t} WHERE f = '" + probe + "'::fastjson"]),
+    ]
+    for label, qs in large_queries:
+        step(label, lambda t, n, qs=qs: lambda c: [c.execute(q.format(t=t)) for q in qs],
+             large["mem_small"], large["mem_big"])
     for t in ("mem_warm", "mem_small", "mem_big"):
         conn.execute(f"DROP TABLE {t}")
     print()
