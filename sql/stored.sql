@@ -574,3 +574,87 @@ SELECT count(*) AS documents,
 			 l.doc @> '{"end":true}' AND l.doc ? 'items' AND
 			 (p.doc #>> '{items,0,text}') = (s.txt::jsonb #>> '{items,0,text}')) AS lookups_same
 FROM wide_src s JOIN wide_lz4 l USING (g) JOIN wide_pglz p USING (g);
+-- A constant or an external parameter in the stored form (a document that a
+-- query spells out is one: PostgreSQL makes it a constant, flattened) is
+-- decompressed once and kept until the transaction ends, found again by its
+-- bytes, for = and the other comparisons, @> and <@. The answers are
+-- jsonb's: each document as a constant on either side, the same constant on
+-- both sides, six of them in one query (more than the four kept at once),
+-- as a parameter of a prepared statement, again after the transaction, and
+-- as a PL/pgSQL variable whose value changes at each step. The patterns
+-- differ only in their last member, which the stored form keeps as it is
+-- in its header (the tail): their stored forms are the same length and
+-- differ in one byte.
+CREATE FUNCTION kept_doc(id int, k int) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+	SELECT '{' || coalesce('"id":' || id || ',', '') || '"tags":[' ||
+		(SELECT string_agg(format('"tag %s of the group"', i), ',') FROM generate_series(1, 200) i) ||
+		'],"g7":' || k || '}'
+$$;
+CREATE TEMP TABLE kept_t AS SELECT g, kept_doc(g, g % 7)::fastjson AS doc FROM generate_series(1, 40) g;
+CREATE TEMP TABLE kept_j AS SELECT g, doc::jsonb AS doc FROM kept_t;
+CREATE FUNCTION kept_answers(t text, typ text, c text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	r text;
+BEGIN
+	EXECUTE format('SELECT concat_ws('' '', count(*) FILTER (WHERE doc = %2$L::%3$s),
+		count(*) FILTER (WHERE %2$L::%3$s = doc), count(*) FILTER (WHERE doc <> %2$L::%3$s),
+		count(*) FILTER (WHERE doc < %2$L::%3$s), count(*) FILTER (WHERE doc >= %2$L::%3$s),
+		count(*) FILTER (WHERE doc @> %2$L::%3$s), count(*) FILTER (WHERE %2$L::%3$s <@ doc),
+		count(*) FILTER (WHERE %2$L::%3$s @> doc), bool_and(%2$L::%3$s = %2$L::%3$s))
+		FROM %1$I', t, c, typ) INTO r;
+	RETURN r;
+END
+$$;
+CREATE FUNCTION kept_form(c text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	r text;
+BEGIN
+	EXECUTE format('SELECT fastjson_storage_form(%L::fastjson) || '' '' || pg_column_size(%L::fastjson)', c, c)
+		INTO r;
+	RETURN r;
+END
+$$;
+SELECT count(*) AS constants, count(DISTINCT split_part(kept_form(c), ' ', 1)) AS forms,
+	min(split_part(kept_form(c), ' ', 1)) AS form,
+	count(DISTINCT split_part(kept_form(c), ' ', 2)) FILTER (WHERE pattern) AS pattern_stored_lengths,
+	count(*) FILTER (WHERE kept_answers('kept_t', 'fastjson', c) = kept_answers('kept_j', 'jsonb', c)) AS same_answers
+FROM (SELECT doc::text AS c, false AS pattern FROM kept_t WHERE g <= 8
+	  UNION ALL SELECT kept_doc(NULL, k), true FROM generate_series(0, 7) k) s;
+SELECT kept_answers('kept_t', 'fastjson', kept_doc(NULL, 2)) AS pattern_2;
+SELECT (SELECT count(*) FROM kept_t WHERE doc @> kept_doc(NULL, 0)::fastjson OR doc @> kept_doc(NULL, 1)::fastjson OR
+			doc @> kept_doc(NULL, 2)::fastjson OR doc @> kept_doc(NULL, 3)::fastjson OR
+			doc @> kept_doc(NULL, 4)::fastjson OR doc @> kept_doc(NULL, 5)::fastjson) AS six_fastjson,
+	(SELECT count(*) FROM kept_j WHERE doc @> kept_doc(NULL, 0)::jsonb OR doc @> kept_doc(NULL, 1)::jsonb OR
+			doc @> kept_doc(NULL, 2)::jsonb OR doc @> kept_doc(NULL, 3)::jsonb OR
+			doc @> kept_doc(NULL, 4)::jsonb OR doc @> kept_doc(NULL, 5)::jsonb) AS six_jsonb;
+SET plan_cache_mode = force_generic_plan;
+PREPARE kept_q(fastjson) AS SELECT count(*) FROM kept_t WHERE doc @> $1 OR $1 = doc;
+EXECUTE kept_q(kept_doc(NULL, 4)::fastjson);
+EXECUTE kept_q(kept_doc(11, 4)::fastjson);
+RESET plan_cache_mode;
+DEALLOCATE kept_q;
+BEGIN;
+SELECT kept_answers('kept_t', 'fastjson', kept_doc(NULL, 5)) AS in_a_transaction;
+COMMIT;
+SELECT kept_answers('kept_t', 'fastjson', kept_doc(NULL, 5)) AS after_it;
+DO $$
+DECLARE
+	v fastjson;
+	f bigint;
+	j bigint;
+	same int := 0;
+BEGIN
+	FOR k IN 0..6 LOOP
+		v := kept_doc(NULL, k)::fastjson;
+		SELECT count(*) INTO f FROM kept_t WHERE doc @> v;
+		SELECT count(*) INTO j FROM kept_j WHERE doc @> kept_doc(NULL, k)::jsonb;
+		IF f = j AND f > 0 THEN
+			same := same + 1;
+		END IF;
+	END LOOP;
+	RAISE NOTICE 'a variable changing value: % of 7 steps answer as jsonb', same;
+END
+$$;
+DROP FUNCTION kept_answers(text, text, text);
+DROP FUNCTION kept_form(text);
+DROP FUNCTION kept_doc(int, int);

@@ -201,6 +201,15 @@ struct varlena *fastjson_toast_fetch(FunctionCallInfo fcinfo, Datum datum);
 #define PG_GETARG_FASTJSON_P(n) DatumGetFastjsonP(PG_GETARG_DATUM(n))
 
 /*
+ * fastjson_store.c: PG_GETARG_FASTJSON_P(argno), but when the argument is
+ * the same for every call of the expression (get_fn_expr_arg_stable: a
+ * constant, an external parameter) and in the stored form, its tape is
+ * decompressed once and kept until the transaction ends (*kept is then
+ * true: the caller must not free it, nor return it or any part of it).
+ */
+Fastjson   *fastjson_getarg_kept(FunctionCallInfo fcinfo, int argno, bool *kept);
+
+/*
  * PG_FREE_IF_COPY for the value of PG_GETARG_FASTJSON_P(n): the tape of a
  * value not yet stored is the value's own, not a copy, and stays.
  */

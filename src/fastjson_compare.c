@@ -677,17 +677,21 @@ compare_roots(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen, bool
 	return c;
 }
 
-/* Order of two datums; frees detoasted copies. */
+/* Order of two datums; frees detoasted copies (a constant's tape is kept). */
 static int
 compare_datums(FunctionCallInfo fcinfo, bool bytewise)
 {
-	Fastjson   *a = PG_GETARG_FASTJSON_P(0);
-	Fastjson   *b = PG_GETARG_FASTJSON_P(1);
+	bool		a_kept,
+				b_kept;
+	Fastjson   *a = fastjson_getarg_kept(fcinfo, 0, &a_kept);
+	Fastjson   *b = fastjson_getarg_kept(fcinfo, 1, &b_kept);
 	int			c = compare_roots(FJ_ROOT(a), FJ_TAPE_LEN(a) - FJ_TAPE_HEADER,
 								  FJ_ROOT(b), FJ_TAPE_LEN(b) - FJ_TAPE_HEADER, bytewise);
 
-	FASTJSON_FREE_IF_COPY(a, 0);
-	FASTJSON_FREE_IF_COPY(b, 1);
+	if (!a_kept)
+		FASTJSON_FREE_IF_COPY(a, 0);
+	if (!b_kept)
+		FASTJSON_FREE_IF_COPY(b, 1);
 	return c;
 }
 

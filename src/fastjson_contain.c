@@ -218,14 +218,17 @@ large_contains_object(FunctionCallInfo fcinfo, int argno, const uint8_t *cont)
 static bool
 arg_contains(FunctionCallInfo fcinfo, int doc_arg, int cont_arg)
 {
-	const uint8_t *cont = FJ_ROOT(PG_GETARG_FASTJSON_P(cont_arg));
+	bool		kept;
+	const uint8_t *cont = FJ_ROOT(fastjson_getarg_kept(fcinfo, cont_arg, &kept));
 	Fastjson   *doc;
 
+	/* a document that is a constant is decompressed once (kept), not looked up in each call */
 	if (FJ_TYPE(cont[0]) == FJ_OBJECT && fj_container_count(cont) > 0 &&
-		fj_container_count(cont) <= CONTAIN_BY_LOOKUP_MAX && fastjson_arg_is_large(fcinfo, doc_arg))
+		fj_container_count(cont) <= CONTAIN_BY_LOOKUP_MAX && fastjson_arg_is_large(fcinfo, doc_arg) &&
+		!get_fn_expr_arg_stable(fcinfo->flinfo, doc_arg))
 		return large_contains_object(fcinfo, doc_arg, cont);
 	fastjson_prefetch_next_rows(PG_GETARG_DATUM(doc_arg));
-	doc = PG_GETARG_FASTJSON_P(doc_arg);
+	doc = fastjson_getarg_kept(fcinfo, doc_arg, &kept);
 	fastjson_prefetch_tape(FJ_TAPE(doc), FJ_TAPE_LEN(doc));
 	return root_contains(FJ_ROOT(doc), cont, fastjson_distinct_root(FJ_TAPE(doc)));
 }

@@ -13,6 +13,7 @@
 #include "tape_store.h"
 
 #include "access/heaptoast.h"
+#include "access/xact.h"
 #include "access/htup_details.h"
 #include "utils/builtins.h"
 #include "utils/expandeddatum.h"
@@ -282,6 +283,108 @@ fastjson_unstore(const Fastjson *d)
 	if (fj_store_decode(&s, (uint8_t *) VARDATA(plain), &err) != FJ_OK)
 		report_damaged(&err);
 	return plain;
+}
+
+/*
+ * Arguments that are the same for every call of an expression (a constant,
+ * an external parameter) are decompressed once. A value in the stored form
+ * that a query spells out, `doc @> '{...}'` say, is a constant in the stored
+ * form (PostgreSQL flattens the input function's value when it makes the
+ * constant), and each call would decompress it again: for a document of a
+ * few kilobytes, more than the rest of a comparison costs. So its tape is
+ * kept, in a slot of KEPT_SLOTS, until the transaction ends, and found again
+ * by its bytes: any other value with the same stored bytes has the same tape.
+ * Only functions that return no document take kept tapes, so none outlives
+ * its slot.
+ */
+#define KEPT_SLOTS 4
+#define KEPT_TAPE_MAX ((Size) 8 << 20)	/* larger tapes are decompressed each call */
+
+typedef struct KeptTape
+{
+	Size		stored_len;		/* 0: the slot is free */
+	char	   *stored;			/* a copy of the stored bytes, header included */
+	Fastjson   *plain;
+	uint64		used;			/* when last asked for: the least recent goes first */
+} KeptTape;
+
+static KeptTape kept[KEPT_SLOTS];
+static MemoryContext kept_context;
+static uint64 kept_clock;
+
+/* At the end of a transaction (any way it ends), every slot is emptied. */
+static void
+kept_forget(XactEvent event, void *arg pg_attribute_unused())
+{
+	if (event != XACT_EVENT_COMMIT && event != XACT_EVENT_ABORT && event != XACT_EVENT_PREPARE &&
+		event != XACT_EVENT_PARALLEL_COMMIT && event != XACT_EVENT_PARALLEL_ABORT)
+		return;
+	if (kept_context && kept_clock > 0)
+	{
+		MemoryContextReset(kept_context);
+		memset(kept, 0, sizeof(kept));
+		kept_clock = 0;
+	}
+}
+
+Fastjson *
+fastjson_getarg_kept(FunctionCallInfo fcinfo, int argno, bool *is_kept)
+{
+	Datum		datum = PG_GETARG_DATUM(argno);
+	struct varlena *raw;
+	Size		len;
+	KeptTape   *slot = &kept[0];
+	Fastjson   *plain;
+	int			i;
+
+	*is_kept = false;
+	if (!fcinfo->flinfo || !get_fn_expr_arg_stable(fcinfo->flinfo, argno))
+		return DatumGetFastjsonP(datum);
+	datum = fastjson_unpend(datum);
+	raw = PG_DETOAST_DATUM_PACKED(datum);
+	len = VARSIZE_ANY(raw);
+	/* bytes 2 to 5 of a stored form: its tape's length (checked when it is opened) */
+	if (VARSIZE_ANY_EXHDR(raw) < FJ_STORE_HEADER || !fj_is_stored(((const uint8_t *) VARDATA_ANY(raw))[0]) ||
+		fj_load32((const uint8_t *) VARDATA_ANY(raw) + 2) > KEPT_TAPE_MAX)
+		return fastjson_readable_from(datum, raw);
+	for (i = 0; i < KEPT_SLOTS; i++)
+	{
+		if (kept[i].stored_len == len && memcmp(kept[i].stored, raw, len) == 0)
+		{
+			if ((Pointer) raw != DatumGetPointer(datum))
+				pfree(raw);
+			kept[i].used = ++kept_clock;
+			*is_kept = true;
+			return kept[i].plain;
+		}
+		if (kept[i].used < slot->used)
+			slot = &kept[i];
+	}
+	if (!kept_context)
+	{
+		kept_context = AllocSetContextCreate(TopMemoryContext, "fastjson kept arguments",
+											 ALLOCSET_DEFAULT_SIZES);
+		RegisterXactCallback(kept_forget, NULL);
+	}
+	/* decompressed where the call runs: a damaged value is an error before any slot changes */
+	plain = fastjson_unstore((Fastjson *) raw);
+	if (slot->stored_len > 0)
+	{
+		pfree(slot->stored);
+		pfree(slot->plain);
+		slot->stored_len = 0;
+	}
+	slot->stored = MemoryContextAlloc(kept_context, len);
+	memcpy(slot->stored, raw, len);
+	slot->plain = MemoryContextAllocHuge(kept_context, VARSIZE(plain));
+	memcpy(slot->plain, plain, VARSIZE(plain));
+	pfree(plain);
+	if ((Pointer) raw != DatumGetPointer(datum))
+		pfree(raw);
+	slot->stored_len = len;
+	slot->used = ++kept_clock;
+	*is_kept = true;
+	return slot->plain;
 }
 
 PG_FUNCTION_INFO_V1(fastjson_storage_form);
