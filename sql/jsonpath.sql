@@ -215,3 +215,16 @@ FROM unnest(ARRAY['$.user.name', 'strict $.user.name', '$.user.n > 20', 'strict 
 SELECT fastjson_path_query_first(doc, 'strict $.user.missing') FROM jps WHERE id = 1;
 SELECT fastjson_path_query_first(doc, 'strict $.user.name.x') FROM jps WHERE id = 1;
 SELECT fastjson_path_query_first(doc, 'lax $.user.name') FROM jps WHERE id = 32;
+-- A string holding U+0000 (which jsonb cannot hold) is not text: a method
+-- that reads it as text raises 22P05, as ->> does, and silent suppresses it
+-- as it does the method's other errors; like_regex on it is unknown. Before,
+-- the string was cut at U+0000 and its first part read.
+SELECT fastjson_path_query('"1.5\u0000junk"', '$.double()');
+SELECT fastjson_path_query('"1.5\u0000junk"', '$.double()', silent => true);
+SELECT fastjson_path_query('["1.5\u0000junk", "2.5"]', 'lax $[*] ? (@.double() > 2)');
+SELECT fastjson_path_query('"2020-01-01\u0000junk"', '$.datetime()');
+SELECT fastjson_path_query('"2020-01-01\u0000junk"', '$.datetime("yyyy-mm-dd")', silent => true);
+SELECT fastjson_path_exists('"x\u0000y"', '$ ? (@ like_regex "^x$")') AS like_x,
+	fastjson_path_match('"x\u0000y"', '($ like_regex "x") is unknown') AS unknown,
+	fastjson_path_match('"xy"', '($ like_regex "x") is unknown') AS known,
+	fastjson_path_exists('"x\u0000y"', '$ ? (@ starts with "x")') AS starts_with;

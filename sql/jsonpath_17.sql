@@ -52,3 +52,11 @@ SELECT p, pg_temp.both(d, p, true) AS result FROM (VALUES
 	('["2020-01-02 03:04:05"]', '$[*].timestamp_tz().string()'),
 	('["2020-01-02", "2020-01-02 00:00:00+00"]', '$[*] ? (@.datetime() == "2020-01-02".date())')
 ) v(d, p);
+-- A string holding U+0000 is not text: the conversion methods raise 22P05
+-- (silent suppresses it), where the string cut at U+0000 was read.
+SELECT fastjson_path_query('"12\u00003"', '$.bigint()');
+SELECT fastjson_path_query('"12\u00003"', '$.integer()');
+SELECT fastjson_path_query('"true\u0000x"', '$.boolean()');
+SELECT fastjson_path_query('"1.5\u0000x"', '$.number()');
+SELECT fastjson_path_query('"1.5\u0000x"', '$.decimal(4, 2)', silent => true);
+SELECT fastjson_path_query('"2020-01-02\u0000x"', '$.date()');

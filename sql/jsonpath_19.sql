@@ -24,3 +24,7 @@ SELECT p, pg_temp.both(d, p) AS result FROM (VALUES
 ) v(d, p);
 SELECT pg_temp.both('[1.5]', '$[*].decimal(0)', true) AS silent_decimal,
 	pg_temp.both('["a,b"]', '$[*].split_part(",", 0)', true) AS silent_split_part;
+-- A string holding U+0000 is not text: the string methods raise 22P05
+-- (silent suppresses it), where the string cut at U+0000 was read.
+SELECT fastjson_path_query('"aB\u0000Cd"', '$.lower()');
+SELECT fastjson_path_query('"a,b\u0000,c"', '$.split_part(",", 2)', silent => true);

@@ -972,7 +972,8 @@ pred_like_regex(FjpExec *cx, JsonPathItem *pred, const FjpItem *str, const FjpIt
 
 	(void) cx;
 	(void) unused;
-	if (!fjp_item_string(str, &s, &len))
+	/* not a string, or one holding U+0000, which PostgreSQL's regular expressions stop at: an error */
+	if (!fjp_item_string(str, &s, &len) || memchr(s, '\0', len))
 		return FJPB_UNKNOWN;
 	if (!lr->regex)
 	{

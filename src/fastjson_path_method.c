@@ -181,6 +181,21 @@ double_arg(FjpExec *cx, JsonPathItem *jsp, char *tmp, bool from_string, float8 *
 	return FJP_OK;
 }
 
+/*
+ * A string a method reads as text (a number, a date, a boolean) must not
+ * hold U+0000: text cannot, and PostgreSQL's input functions would stop at
+ * it and read the rest as missing. The error ->> gives for such a string
+ * (22P05), raised as the method's other errors are (silent suppresses it).
+ */
+static FjpResult
+nul_in_string(FjpExec *cx)
+{
+	FJP_RAISE(cx, ereport(ERROR,
+						  (errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
+						   errmsg("unsupported Unicode escape sequence"),
+						   errdetail("\\u0000 cannot be converted to text."))));
+}
+
 static FjpResult
 exec_double(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *found)
 {
@@ -197,6 +212,8 @@ exec_double(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *found)
 	}
 	else if (fjp_item_string(it, &s, &len))
 	{
+		if (memchr(s, '\0', len))
+			return nul_in_string(cx);
 		if (double_arg(cx, jsp, pnstrdup(s, len), true, &d) != FJP_OK)
 			return FJP_ERROR;
 		v = fjp_numeric_item(DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(d))));
@@ -371,6 +388,8 @@ exec_datetime(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *found)
 							  (errcode(ERRCODE_INVALID_ARGUMENT_FOR_SQL_JSON_DATETIME_FUNCTION),
 							   errmsg("jsonpath item method .%s() can only be applied to a string",
 									  op_name(type)))));
+	if (memchr(s, '\0', len))
+		return nul_in_string(cx);
 	datetime = cstring_to_text_with_len(s, len);
 
 	if (type == jpiDatetime && jsp->content.arg)
@@ -943,9 +962,12 @@ exec_to_integer(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *foun
 	}
 	else if (fjp_item_string(it, &s, &len))
 	{
-		char	   *tmp = pnstrdup(s, len);
+		char	   *tmp;
 		Datum		d;
 
+		if (memchr(s, '\0', len))
+			return nul_in_string(cx);
+		tmp = pnstrdup(s, len);
 		if (!fjc_input_safe(big ? int8in : int4in, tmp, -1, &d))
 			return invalid_argument(cx, jsp->type, tmp, tname);
 		val = big ? DatumGetInt64(d) : DatumGetInt32(d);
@@ -979,8 +1001,11 @@ exec_to_boolean(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *foun
 	}
 	else if (fjp_item_string(it, &s, &len))
 	{
-		char	   *tmp = pnstrdup(s, len);
+		char	   *tmp;
 
+		if (memchr(s, '\0', len))
+			return nul_in_string(cx);
+		tmp = pnstrdup(s, len);
 		if (!parse_bool(tmp, &b))
 			return invalid_argument(cx, jsp->type, tmp, "boolean");
 	}
@@ -1021,6 +1046,8 @@ exec_to_number(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *found
 	{
 		Datum		d;
 
+		if (memchr(s, '\0', len))
+			return nul_in_string(cx);
 		numstr = pnstrdup(s, len);
 		if (!fjc_input_safe(numeric_in, numstr, -1, &d))
 			return invalid_argument(cx, jsp->type, numstr, "numeric");
@@ -1139,6 +1166,8 @@ exec_string_method(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *f
 							  (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 							   errmsg("jsonpath item method .%s() can only be applied to a string",
 									  op_name(type)))));
+	if (memchr(s, '\0', len))
+		return nul_in_string(cx);
 	str = PointerGetDatum(cstring_to_text_with_len(s, len));
 	switch (type)
 	{
