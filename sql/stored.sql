@@ -579,9 +579,11 @@ FROM wide_src s JOIN wide_lz4 l USING (g) JOIN wide_pglz p USING (g);
 -- decompressed once and kept until the transaction ends, found again by its
 -- bytes, for = and the other comparisons, @> and <@. The answers are
 -- jsonb's: each document as a constant on either side, the same constant on
--- both sides, six of them in one query (more than the four kept at once),
+-- both sides, six of them in one query,
 -- as a parameter of a prepared statement, again after the transaction, and
--- as a PL/pgSQL variable whose value changes at each step. The patterns
+-- as a PL/pgSQL variable whose value changes at each step (the rows each
+-- step finds), and in = ANY, which passes each element of an array constant
+-- in turn (not kept: the array is the constant). The patterns
 -- differ only in their last member, which the stored form keeps as it is
 -- in its header (the tail): their stored forms are the same length and
 -- differ in one byte.
@@ -633,22 +635,32 @@ EXECUTE kept_q(kept_doc(NULL, 4)::fastjson);
 EXECUTE kept_q(kept_doc(11, 4)::fastjson);
 RESET plan_cache_mode;
 DEALLOCATE kept_q;
+SELECT (SELECT array_agg(g ORDER BY g) FROM kept_t WHERE doc = ANY (ARRAY[kept_doc(1, 1), kept_doc(9, 2),
+			kept_doc(17, 3), kept_doc(25, 4), kept_doc(33, 5), kept_doc(40, 5)]::fastjson[])) AS any_fastjson,
+	(SELECT array_agg(g ORDER BY g) FROM kept_j WHERE doc = ANY (ARRAY[kept_doc(1, 1), kept_doc(9, 2),
+			kept_doc(17, 3), kept_doc(25, 4), kept_doc(33, 5), kept_doc(40, 5)]::jsonb[])) AS any_jsonb;
+-- The kept tapes are in a memory context of their own, emptied when the
+-- transaction ends.
 BEGIN;
 SELECT kept_answers('kept_t', 'fastjson', kept_doc(NULL, 5)) AS in_a_transaction;
+SELECT used_bytes > 4000 AS kept_in_the_transaction
+FROM pg_backend_memory_contexts WHERE name = 'fastjson kept arguments';
 COMMIT;
+SELECT used_bytes < 1000 AS emptied_at_its_end
+FROM pg_backend_memory_contexts WHERE name = 'fastjson kept arguments';
 SELECT kept_answers('kept_t', 'fastjson', kept_doc(NULL, 5)) AS after_it;
 DO $$
 DECLARE
 	v fastjson;
-	f bigint;
-	j bigint;
+	f int[];
+	j int[];
 	same int := 0;
 BEGIN
 	FOR k IN 0..6 LOOP
 		v := kept_doc(NULL, k)::fastjson;
-		SELECT count(*) INTO f FROM kept_t WHERE doc @> v;
-		SELECT count(*) INTO j FROM kept_j WHERE doc @> kept_doc(NULL, k)::jsonb;
-		IF f = j AND f > 0 THEN
+		SELECT array_agg(g ORDER BY g) INTO f FROM kept_t WHERE doc @> v;
+		SELECT array_agg(g ORDER BY g) INTO j FROM kept_j WHERE doc @> kept_doc(NULL, k)::jsonb;
+		IF f = j THEN
 			same := same + 1;
 		END IF;
 	END LOOP;

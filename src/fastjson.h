@@ -206,8 +206,10 @@ struct varlena *fastjson_toast_fetch(FunctionCallInfo fcinfo, Datum datum);
  * constant, an external parameter) and in the stored form, its tape is
  * decompressed once and kept until the transaction ends (*kept is then
  * true: the caller must not free it, nor return it or any part of it).
+ * fastjson_arg_keepable says whether the argument is one that is kept.
  */
 Fastjson   *fastjson_getarg_kept(FunctionCallInfo fcinfo, int argno, bool *kept);
+bool		fastjson_arg_keepable(FunctionCallInfo fcinfo, int argno);
 
 /*
  * PG_FREE_IF_COPY for the value of PG_GETARG_FASTJSON_P(n): the tape of a

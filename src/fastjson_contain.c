@@ -222,10 +222,10 @@ arg_contains(FunctionCallInfo fcinfo, int doc_arg, int cont_arg)
 	const uint8_t *cont = FJ_ROOT(fastjson_getarg_kept(fcinfo, cont_arg, &kept));
 	Fastjson   *doc;
 
-	/* a document that is a constant is decompressed once (kept), not looked up in each call */
+	/* a document that is kept (a constant) is decompressed once, not looked up in each call */
 	if (FJ_TYPE(cont[0]) == FJ_OBJECT && fj_container_count(cont) > 0 &&
 		fj_container_count(cont) <= CONTAIN_BY_LOOKUP_MAX && fastjson_arg_is_large(fcinfo, doc_arg) &&
-		!get_fn_expr_arg_stable(fcinfo->flinfo, doc_arg))
+		!fastjson_arg_keepable(fcinfo, doc_arg))
 		return large_contains_object(fcinfo, doc_arg, cont);
 	fastjson_prefetch_next_rows(PG_GETARG_DATUM(doc_arg));
 	doc = fastjson_getarg_kept(fcinfo, doc_arg, &kept);

@@ -220,7 +220,7 @@ scalar_entry(const uint8_t *v, bool string_is_key)
 			{
 				Datum		entry;
 
-				/* number_normal's buffer is a kilobyte at least: one a number would add up */
+				/* number_normal's buffer is a kilobyte at least: one per number would add up */
 				num = number_normal(v, &nlen);
 				entry = text_entry(GIN_NUM, num, nlen);
 				pfree(num);

@@ -15,6 +15,7 @@
 #include "access/heaptoast.h"
 #include "access/xact.h"
 #include "access/htup_details.h"
+#include "nodes/primnodes.h"
 #include "utils/builtins.h"
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"
@@ -287,30 +288,33 @@ fastjson_unstore(const Fastjson *d)
 
 /*
  * Arguments that are the same for every call of an expression (a constant,
- * an external parameter) are decompressed once. A value in the stored form
- * that a query spells out, `doc @> '{...}'` say, is a constant in the stored
- * form (PostgreSQL flattens the input function's value when it makes the
- * constant), and each call would decompress it again: for a document of a
- * few kilobytes, more than the rest of a comparison costs. So its tape is
- * kept, in a slot of KEPT_SLOTS, until the transaction ends, and found again
- * by its bytes: any other value with the same stored bytes has the same tape.
- * Only functions that return no document take kept tapes, so none outlives
- * its slot.
+ * an external parameter) are decompressed once. A document that a query
+ * spells out, `doc @> '{...}'` say, is a constant, which PostgreSQL makes by
+ * flattening the input function's value: the stored form when the tape is
+ * stored in blocks. Each call would decompress it again, for more than the
+ * rest of a comparison costs. So its tape is kept, in one of KEPT_SLOTS
+ * slots (KEPT_BYTES_MAX in all), until the transaction ends, and found
+ * again by its stored bytes: any other value with the same stored bytes has
+ * the same tape. Only functions that return no document take kept tapes, so
+ * none outlives its slot.
  */
-#define KEPT_SLOTS 4
+#define KEPT_SLOTS 16
 #define KEPT_TAPE_MAX ((Size) 8 << 20)	/* larger tapes are decompressed each call */
+#define KEPT_BYTES_MAX ((Size) 32 << 20)	/* all the slots' bytes */
 
 typedef struct KeptTape
 {
 	Size		stored_len;		/* 0: the slot is free */
 	char	   *stored;			/* a copy of the stored bytes, header included */
 	Fastjson   *plain;
+	Size		bytes;			/* what the slot holds: both, with their slack */
 	uint64		used;			/* when last asked for: the least recent goes first */
 } KeptTape;
 
 static KeptTape kept[KEPT_SLOTS];
 static MemoryContext kept_context;
 static uint64 kept_clock;
+static Size kept_bytes;
 
 /* At the end of a transaction (any way it ends), every slot is emptied. */
 static void
@@ -324,64 +328,102 @@ kept_forget(XactEvent event, void *arg pg_attribute_unused())
 		MemoryContextReset(kept_context);
 		memset(kept, 0, sizeof(kept));
 		kept_clock = 0;
+		kept_bytes = 0;
 	}
+}
+
+static void
+kept_free(KeptTape *slot)
+{
+	pfree(slot->stored);
+	pfree(slot->plain);
+	kept_bytes -= slot->bytes;
+	slot->stored_len = 0;
+	slot->bytes = 0;
+	slot->used = 0;
+}
+
+bool
+fastjson_arg_keepable(FunctionCallInfo fcinfo, int argno)
+{
+	struct varlena *attr;
+
+	/*
+	 * = ANY (array) passes a different element to each call, though
+	 * get_fn_expr_arg_stable calls the array constant stable
+	 */
+	if (!fcinfo->flinfo || !fcinfo->flinfo->fn_expr || IsA(fcinfo->flinfo->fn_expr, ScalarArrayOpExpr) ||
+		!get_fn_expr_arg_stable(fcinfo->flinfo, argno))
+		return false;
+	attr = (struct varlena *) DatumGetPointer(fastjson_unpend(PG_GETARG_DATUM(argno)));
+	/* in memory as it is (a constant is), in the stored form; bytes 2 to 5 are its tape's length */
+	return !VARATT_IS_EXTENDED(attr) && VARSIZE(attr) >= VARHDRSZ + FJ_STORE_HEADER &&
+		fj_is_stored(((const uint8_t *) VARDATA(attr))[0]) &&
+		fj_load32((const uint8_t *) VARDATA(attr) + 2) <= KEPT_TAPE_MAX;
 }
 
 Fastjson *
 fastjson_getarg_kept(FunctionCallInfo fcinfo, int argno, bool *is_kept)
 {
-	Datum		datum = PG_GETARG_DATUM(argno);
 	struct varlena *raw;
-	Size		len;
-	KeptTape   *slot = &kept[0];
-	Fastjson   *plain;
+	Size		len,
+				need;
+	KeptTape   *slot = NULL;
+	MemoryContext old;
 	int			i;
 
 	*is_kept = false;
-	if (!fcinfo->flinfo || !get_fn_expr_arg_stable(fcinfo->flinfo, argno))
-		return DatumGetFastjsonP(datum);
-	datum = fastjson_unpend(datum);
-	raw = PG_DETOAST_DATUM_PACKED(datum);
-	len = VARSIZE_ANY(raw);
-	/* bytes 2 to 5 of a stored form: its tape's length (checked when it is opened) */
-	if (VARSIZE_ANY_EXHDR(raw) < FJ_STORE_HEADER || !fj_is_stored(((const uint8_t *) VARDATA_ANY(raw))[0]) ||
-		fj_load32((const uint8_t *) VARDATA_ANY(raw) + 2) > KEPT_TAPE_MAX)
-		return fastjson_readable_from(datum, raw);
+	if (!fastjson_arg_keepable(fcinfo, argno))
+		return DatumGetFastjsonP(PG_GETARG_DATUM(argno));
+	raw = (struct varlena *) DatumGetPointer(fastjson_unpend(PG_GETARG_DATUM(argno)));
+	len = VARSIZE(raw);
 	for (i = 0; i < KEPT_SLOTS; i++)
-	{
 		if (kept[i].stored_len == len && memcmp(kept[i].stored, raw, len) == 0)
 		{
-			if ((Pointer) raw != DatumGetPointer(datum))
-				pfree(raw);
 			kept[i].used = ++kept_clock;
 			*is_kept = true;
 			return kept[i].plain;
 		}
-		if (kept[i].used < slot->used)
-			slot = &kept[i];
-	}
 	if (!kept_context)
 	{
+		RegisterXactCallback(kept_forget, NULL);
 		kept_context = AllocSetContextCreate(TopMemoryContext, "fastjson kept arguments",
 											 ALLOCSET_DEFAULT_SIZES);
-		RegisterXactCallback(kept_forget, NULL);
 	}
-	/* decompressed where the call runs: a damaged value is an error before any slot changes */
-	plain = fastjson_unstore((Fastjson *) raw);
-	if (slot->stored_len > 0)
+
+	/*
+	 * Room: the least recently used slots go until one is free and the bytes
+	 * fit, but never the one asked for last, which the call's other argument
+	 * may be using.
+	 */
+	need = len + VARHDRSZ + fj_load32((const uint8_t *) VARDATA(raw) + 2) + 8;
+	for (;;)
 	{
-		pfree(slot->stored);
-		pfree(slot->plain);
-		slot->stored_len = 0;
+		KeptTape   *lru = NULL;
+
+		slot = NULL;
+		for (i = 0; i < KEPT_SLOTS; i++)
+		{
+			if (kept[i].stored_len == 0)
+				slot = slot ? slot : &kept[i];
+			else if (kept[i].used != kept_clock && (!lru || kept[i].used < lru->used))
+				lru = &kept[i];
+		}
+		if (slot && kept_bytes + need <= KEPT_BYTES_MAX)
+			break;
+		if (!lru)
+			return DatumGetFastjsonP(PG_GETARG_DATUM(argno));
+		kept_free(lru);
 	}
-	slot->stored = MemoryContextAlloc(kept_context, len);
+	/* decompressed into the slot's memory, with fastjson_unstore's slack */
+	old = MemoryContextSwitchTo(kept_context);
+	slot->plain = fastjson_unstore((Fastjson *) raw);
+	slot->stored = palloc(len);
+	MemoryContextSwitchTo(old);
 	memcpy(slot->stored, raw, len);
-	slot->plain = MemoryContextAllocHuge(kept_context, VARSIZE(plain));
-	memcpy(slot->plain, plain, VARSIZE(plain));
-	pfree(plain);
-	if ((Pointer) raw != DatumGetPointer(datum))
-		pfree(raw);
 	slot->stored_len = len;
+	slot->bytes = need;
+	kept_bytes += need;
 	slot->used = ++kept_clock;
 	*is_kept = true;
 	return slot->plain;

@@ -20,9 +20,11 @@ slack either. Steps:
 
 Then the same with N/50 large documents (about 6 kB of text each, held in
 the stored form and out of line, so that every whole read detoasts a copy
-and decompresses it): a sort on the document, count(DISTINCT), a hash
-index build, and = against a constant document, each of which compares or
-hashes whole documents in a memory context that lasts for the statement.
+and decompresses it): a sort on the document, count(DISTINCT) and a hash
+index build, each of which compares or hashes whole documents in a memory
+context that lasts for the statement, and = against a constant document,
+whose tape is kept for the transaction (doc/format.md, section 7,
+"Constants in the stored form") and must not be kept again for each row.
 
 Prints the figures; exits 1 if any step's memory grows with the row count.
 """
