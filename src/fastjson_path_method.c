@@ -17,6 +17,7 @@
  * serializer (jsonb_offset below): the ids are jsonb's.
  */
 #include "fastjson_path.h"
+#include "fastjson_funcs.h"
 
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
@@ -182,18 +183,20 @@ double_arg(FjpExec *cx, JsonPathItem *jsp, char *tmp, bool from_string, float8 *
 }
 
 /*
- * A string a method reads as text (a number, a date, a boolean) must not
- * hold U+0000: text cannot, and PostgreSQL's input functions would stop at
- * it and read the rest as missing. The error ->> gives for such a string
- * (22P05), raised as the method's other errors are (silent suppresses it).
+ * Whether a string a method reads as text (a number, a date, a boolean)
+ * can be text: one holding U+0000 cannot, and PostgreSQL's input functions
+ * would stop at it and read the rest as missing. It gets the error ->> gives
+ * (fastjson_check_no_nul, 22P05), raised as the method's other errors are:
+ * with silent the answer is only false.
  */
-static FjpResult
-nul_in_string(FjpExec *cx)
+static bool
+string_is_text(FjpExec *cx, const char *s, int32 len)
 {
-	FJP_RAISE(cx, ereport(ERROR,
-						  (errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
-						   errmsg("unsupported Unicode escape sequence"),
-						   errdetail("\\u0000 cannot be converted to text."))));
+	if (!memchr(s, '\0', len))
+		return true;
+	if (cx->throw_errors)
+		(void) fastjson_check_no_nul((const uint8_t *) s, (uint32) len, NULL);
+	return false;
 }
 
 static FjpResult
@@ -212,8 +215,8 @@ exec_double(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *found)
 	}
 	else if (fjp_item_string(it, &s, &len))
 	{
-		if (memchr(s, '\0', len))
-			return nul_in_string(cx);
+		if (!string_is_text(cx, s, len))
+			return FJP_ERROR;
 		if (double_arg(cx, jsp, pnstrdup(s, len), true, &d) != FJP_OK)
 			return FJP_ERROR;
 		v = fjp_numeric_item(DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(d))));
@@ -388,8 +391,8 @@ exec_datetime(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *found)
 							  (errcode(ERRCODE_INVALID_ARGUMENT_FOR_SQL_JSON_DATETIME_FUNCTION),
 							   errmsg("jsonpath item method .%s() can only be applied to a string",
 									  op_name(type)))));
-	if (memchr(s, '\0', len))
-		return nul_in_string(cx);
+	if (!string_is_text(cx, s, len))
+		return FJP_ERROR;
 	datetime = cstring_to_text_with_len(s, len);
 
 	if (type == jpiDatetime && jsp->content.arg)
@@ -965,8 +968,8 @@ exec_to_integer(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *foun
 		char	   *tmp;
 		Datum		d;
 
-		if (memchr(s, '\0', len))
-			return nul_in_string(cx);
+		if (!string_is_text(cx, s, len))
+			return FJP_ERROR;
 		tmp = pnstrdup(s, len);
 		if (!fjc_input_safe(big ? int8in : int4in, tmp, -1, &d))
 			return invalid_argument(cx, jsp->type, tmp, tname);
@@ -1003,8 +1006,8 @@ exec_to_boolean(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *foun
 	{
 		char	   *tmp;
 
-		if (memchr(s, '\0', len))
-			return nul_in_string(cx);
+		if (!string_is_text(cx, s, len))
+			return FJP_ERROR;
 		tmp = pnstrdup(s, len);
 		if (!parse_bool(tmp, &b))
 			return invalid_argument(cx, jsp->type, tmp, "boolean");
@@ -1046,8 +1049,8 @@ exec_to_number(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *found
 	{
 		Datum		d;
 
-		if (memchr(s, '\0', len))
-			return nul_in_string(cx);
+		if (!string_is_text(cx, s, len))
+			return FJP_ERROR;
 		numstr = pnstrdup(s, len);
 		if (!fjc_input_safe(numeric_in, numstr, -1, &d))
 			return invalid_argument(cx, jsp->type, numstr, "numeric");
@@ -1166,8 +1169,8 @@ exec_string_method(FjpExec *cx, JsonPathItem *jsp, const FjpItem *it, FjpList *f
 							  (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 							   errmsg("jsonpath item method .%s() can only be applied to a string",
 									  op_name(type)))));
-	if (memchr(s, '\0', len))
-		return nul_in_string(cx);
+	if (!string_is_text(cx, s, len))
+		return FJP_ERROR;
 	str = PointerGetDatum(cstring_to_text_with_len(s, len));
 	switch (type)
 	{
