@@ -2,7 +2,7 @@
 """hostile.py — hostile input through SQL: fastjson must answer with a clear
 error (or the right result), never crash, never store anything malformed.
 
-usage: /usr/bin/python3 test/hostile.py [SECTION ...]     (SECTION: a b c d e; all by default)
+usage: /usr/bin/python3 test/hostile.py [SECTION ...]     (SECTION: a b c d e f; all by default)
 
 Connects with libpq's environment (PGHOST, PGPORT, PGUSER, PGDATABASE) as a
 superuser (run by scripts/test_sql.sh against its throwaway cluster); creates
@@ -29,6 +29,10 @@ pg_postmaster_start_time() (no crash-restart).
      truncated sequences) through fastjson_from_utf8 and fastjson_ndjson(bytea),
      inside and outside strings, at the start, middle and end, and across the
      32 KB stage-1 window boundary: 22021; valid sequences there are accepted.
+  f. database encodings: in a SQL_ASCII database fastjson's strings are still
+     UTF-8 (a \\u escape of a non-ASCII character becomes its UTF-8 bytes, bytes
+     that are not UTF-8 give 22021 through every input path, 22P03 in CBOR, and
+     nothing is stored); in a LATIN1 database CREATE EXTENSION gives 0A000.
 
 Settings (environment): FJ_SEED (random seed for c), FJ_FUZZ_PAYLOADS (c,
 default 8000), FJ_BIG_MB (b, default 300), FJ_CANCEL_MB (d, default 400),
@@ -765,6 +769,80 @@ def section_e():
     conn.close()
 
 
+# ------------------------------------------------------- f. database encodings
+
+def connect_db(dbname):
+    conn = psycopg.connect(autocommit=True, dbname=dbname)
+    conn.add_notice_handler(lambda d: None)
+    return conn
+
+
+# (what, query, SQLSTATE or None, hex of textsend(answer) when accepted); E'' literals keep the
+# query text ASCII whatever the client encoding
+SQL_ASCII_CASES = [
+    ("\\u00e9 in text input", "SELECT textsend('[\"\\u00e9\"]'::fastjson->>0)", None, "c3a9"),
+    ("\\u00e9 output", "SELECT textsend('\"\\u00e9\"'::fastjson::text)", None, "22c3a922"),
+    ("\\ud83d\\ude00 in a key", "SELECT textsend(fastjson_object_keys('{\"\\ud83d\\ude00\":1}'))",
+     None, "f09f9880"),
+    ("UTF-8 bytes as they are", "SELECT textsend(E'[\"\\xc3\\xa9\"]'::fastjson->>0)", None, "c3a9"),
+    ("UTF-8 bytes equal the escape", "SELECT (E'\"\\xc3\\xa9\"'::fastjson = '\"\\u00e9\"'::fastjson)::text::bytea",
+     None, "74727565"),
+    ("to jsonb and back", "SELECT textsend(E'{\"k\":\"\\xc3\\xa9\"}'::fastjson::jsonb::fastjson->>'k')", None, "c3a9"),
+    ("0xff in text input", "SELECT E'\"\\xff\"'::fastjson", "22021", None),
+    ("a cut sequence in a key", "SELECT E'{\"\\xc3\":1}'::fastjson", "22021", None),
+    ("0xff through fastjson_build_object", "SELECT fastjson_build_object('k', E'\\xff')", "22021", None),
+    ("0xff as a key of fastjson_build_object", "SELECT fastjson_build_object(E'\\xff', 1)", "22021", None),
+    ("0xff through to_fastjson", "SELECT to_fastjson(E'a\\xffb'::text)", "22021", None),
+    ("0xff through the jsonb cast", "SELECT E'\"\\xff\"'::jsonb::fastjson", "22021", None),
+    ("0xff through fastjson_agg", "SELECT fastjson_agg(x) FROM (VALUES ('a'), (E'\\xff')) v(x)", "22021", None),
+    ("0xff through fastjson_object_agg", "SELECT fastjson_object_agg(x, 1) FROM (VALUES (E'\\xff')) v(x)", "22021", None),
+    ("0xff in a CBOR text string (malformed CBOR, as in any database)",
+     "SELECT fastjson_from_cbor('\\x61ff'::bytea)", "22P03", None),
+]
+
+def section_f():
+    info("== f. database encodings: SQL_ASCII keeps UTF-8, LATIN1 is refused")
+    admin = connect()
+    names = {"SQL_ASCII": "fastjson_hostile_sql_ascii", "LATIN1": "fastjson_hostile_latin1"}
+    for enc, name in names.items():
+        admin.execute(f"DROP DATABASE IF EXISTS {name}")
+        admin.execute(f"CREATE DATABASE {name} ENCODING '{enc}' LOCALE_PROVIDER libc "
+                      "LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0")
+    try:
+        with connect_db(names["SQL_ASCII"]) as c:
+            c.execute("CREATE EXTENSION fastjson")
+            c.execute("CREATE TABLE t (doc fastjson)")
+            for what, query, state, want in SQL_ASCII_CASES:
+                rows, st, msg, _ = run(c, query)
+                if state is None:
+                    got = None if rows is None else bytes(rows[0][0]).hex()
+                    if st is not None or got != want:
+                        violation(f"SQL_ASCII, {what}: {st} {msg} {got}, expected {want}")
+                    else:
+                        info(f"  SQL_ASCII, {what}: {got}")
+                else:
+                    expect_state(c, f"SQL_ASCII, {what}", query, None, [state])
+                    # nothing half-stored: the same value through an INSERT leaves the table empty
+                    if query.startswith("SELECT ") and " FROM " not in query:
+                        run(c, "INSERT INTO t " + query)
+            n = c.execute("SELECT count(*) FROM t").fetchone()[0]
+            if n != 0:
+                violation(f"SQL_ASCII: {n} rows stored from refused input")
+        with connect_db(names["LATIN1"]) as c:
+            # the install script's defaults ('{}' for the path functions' vars) go through the
+            # input function, so the extension cannot be created at all
+            expect_state(c, "LATIN1, CREATE EXTENSION", "CREATE EXTENSION fastjson", None, ["0A000"],
+                         "fastjson requires a UTF8 database")
+            n = c.execute("SELECT count(*) FROM pg_extension WHERE extname = 'fastjson'").fetchone()[0]
+            if n != 0:
+                violation("LATIN1: the extension was created")
+    finally:
+        for name in names.values():
+            admin.execute(f"DROP DATABASE IF EXISTS {name}")
+    guard.check(admin, "f")
+    admin.close()
+
+
 # ------------------------------------------------------------------- main
 
 def finish():
@@ -785,14 +863,15 @@ def finish():
 
 def main():
     global guard
-    sections = sys.argv[1:] or ["a", "b", "c", "d", "e"]
+    sections = sys.argv[1:] or ["a", "b", "c", "d", "e", "f"]
     with connect() as c:
         c.execute("SET client_min_messages = warning")
         c.execute("CREATE EXTENSION IF NOT EXISTS fastjson")
         info(f"fastjson kernel {c.execute('SELECT fastjson_simd_kernel()').fetchone()[0]}, "
              f"{c.execute('SELECT version()').fetchone()[0].split(' on ')[0]}")
     guard = Guard()
-    funcs = {"a": section_a, "b": section_b, "c": section_c, "d": section_d, "e": section_e}
+    funcs = {"a": section_a, "b": section_b, "c": section_c, "d": section_d, "e": section_e,
+             "f": section_f}
     for s in sections:
         t0 = time.monotonic()
         funcs[s]()
