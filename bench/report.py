@@ -930,8 +930,8 @@ class Report:
         self.add("#### Anchor check: the reference event-log figures beside this run's", "")
         self.add("The reference column is quoted from doc/design.md, section 5 (Reference anchors) (a 2-core Zen 4, PostgreSQL "
                  "15.20; 100,000 real documents, 198 MB), not measured here; this run: best (median), pglz tables; "
-                 "here / reference of the best. The reference does not give its queries or say whether its MB are "
-                 "10⁶ or 2²⁰ bytes (MB = 10⁶ here). The queries here: `->>` filter = `filter`, `#>>` nested = "
+                 "here / reference of the best. doc/design.md does not give the queries behind these figures or say "
+                 "whether their MB are 10⁶ or 2²⁰ bytes (MB = 10⁶ here). The queries here: `->>` filter = `filter`, `#>>` nested = "
                  "`nested` (tweets' user.screen_name), `->>` to bigint = `bigint`, full text out = `text_out` "
                  "(`sum(octet_length(doc::text))`, in which text and json do not even detoast the value, so those "
                  "two rows need not match the reference's, whose statement is not given)." +

@@ -77,7 +77,7 @@ fi
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "deps.sh: missing packages: ${missing[*]}" >&2
-    echo "deps.sh: must run as root to install them (e.g. sudo $0 ${groups[*]})" >&2
+    echo "deps.sh: must run as root to install them (as root: bash $0 ${groups[*]})" >&2
     exit 1
 fi
 
