@@ -13,6 +13,7 @@
  */
 #include "fastjson.h"
 #include "fastjson_edit.h"
+#include "fastjson_funcs.h"
 
 #include <limits.h>
 
@@ -51,6 +52,17 @@ path_cstring(edit_path *p, int i)
 	return TextDatumGetCString(p->elems[i]);
 }
 
+/*
+ * A key the path creates: text from outside a UTF8 database (SQL_ASCII) is
+ * checked first, as the builders check theirs.
+ */
+static void
+put_path_key(fj_builder *b, const char *s, size_t len)
+{
+	fastjson_check_utf8(s, len);
+	fj_builder_key(b, s, len);
+}
+
 static void
 push_nulls(fj_builder *b, int n)
 {
@@ -80,7 +92,7 @@ push_path(fj_builder *b, edit_path *p, int level)
 		if (!fastjson_path_index(c, &idx))
 		{
 			fj_builder_begin_object(b);
-			fj_builder_key(b, c, strlen(c));
+			put_path_key(b, c, strlen(c));
 			types[i - level] = 'o';
 		}
 		else
@@ -160,13 +172,13 @@ set_path_object(fj_builder *b, const uint8_t *obj, edit_path *p, int level)
 	if (!done && (p->op & PATH_CREATE_OR_INSERT) && level == p->len - 1)
 	{
 		/* not found: add it (jsonb's order of keys is its own; ours keeps the document's) */
-		fj_builder_key(b, want, wantlen);
+		put_path_key(b, want, wantlen);
 		put_newval(b, p->newval);
 		done = true;
 	}
 	if (!done && (p->op & PATH_FILL_GAPS) && level < p->len - 1)
 	{
-		fj_builder_key(b, want, wantlen);
+		put_path_key(b, want, wantlen);
 		push_path(b, p, level);
 	}
 	fj_builder_end(b);

@@ -796,6 +796,11 @@ SQL_ASCII_CASES = [
     ("0xff through the jsonb cast", "SELECT E'\"\\xff\"'::jsonb::fastjson", "22021", None),
     ("0xff through fastjson_agg", "SELECT fastjson_agg(x) FROM (VALUES ('a'), (E'\\xff')) v(x)", "22021", None),
     ("0xff through fastjson_object_agg", "SELECT fastjson_object_agg(x, 1) FROM (VALUES (E'\\xff')) v(x)", "22021", None),
+    ("0xe9 as a key fastjson_set creates", "SELECT fastjson_set('{}', ARRAY[E'\\xe9'], '1')", "22021", None),
+    ("0xe9 as a key fastjson_set_lax creates", "SELECT fastjson_set_lax('{}', ARRAY[E'\\xe9'], '1')", "22021", None),
+    ("0xe9 as a key fastjson_insert creates", "SELECT fastjson_insert('{}', ARRAY[E'\\xe9'], '1')", "22021", None),
+    ("0xe9 in a column name through to_fastjson",
+     b'SELECT to_fastjson(r) FROM (SELECT 1 AS "k\xe9") r', "22021", None),
     ("0xff in a CBOR text string (malformed CBOR, as in any database)",
      "SELECT fastjson_from_cbor('\\x61ff'::bytea)", "22P03", None),
 ]
@@ -823,11 +828,19 @@ def section_f():
                 else:
                     expect_state(c, f"SQL_ASCII, {what}", query, None, [state])
                     # nothing half-stored: the same value through an INSERT leaves the table empty
-                    if query.startswith("SELECT ") and " FROM " not in query:
+                    if isinstance(query, str) and query.startswith("SELECT ") and " FROM " not in query:
                         run(c, "INSERT INTO t " + query)
             n = c.execute("SELECT count(*) FROM t").fetchone()[0]
             if n != 0:
                 violation(f"SQL_ASCII: {n} rows stored from refused input")
+            # subscript assignment creates keys from its subscripts: refused, the row unchanged
+            c.execute("INSERT INTO t VALUES ('{\"a\":1}')")
+            for sub in ("[E'\\xe8']", "['x'][E'\\xe8']"):
+                expect_state(c, f"SQL_ASCII, UPDATE t SET doc{sub} = '2'",
+                             f"UPDATE t SET doc{sub} = '2'", None, ["22021"])
+            row = c.execute("SELECT doc::text = '{\"a\":1}' FROM t").fetchall()
+            if row != [(True,)]:
+                violation(f"SQL_ASCII: the row after refused subscript assignments: {row}")
         with connect_db(names["LATIN1"]) as c:
             # the install script's defaults ('{}' for the path functions' vars) go through the
             # input function, so the extension cannot be created at all
