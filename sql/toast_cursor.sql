@@ -214,5 +214,39 @@ END $$;
 SELECT reltoastrelid::regclass AS toast3 FROM pg_class WHERE relname = 'tc3' \gset
 SELECT tc_lock_after_rollback(doc, :'toast3') FROM tc3 WHERE id = 1;
 
-DROP TABLE tc, tc2, tc3, tc4, tc5, tc_src, tc_jsonb;
-DROP FUNCTION tc_diffs(regclass), tc_toast_scans(regclass), tc_lock_after_rollback(fastjson, regclass);
+-- A cursor kept across the commands of a transaction (a PL/pgSQL function's
+-- expression keeps it) counts the TOAST table's pages again in each command:
+-- after this transaction's TRUNCATE (a new file, or the same file cut short
+-- for a table created in the transaction) or CLUSTER, it must not look for
+-- chunks on pages that are gone ("could not read block" before).
+CREATE FUNCTION tc_type(d fastjson) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN d->>'type';
+END $$;
+CREATE TABLE tc6 (id int PRIMARY KEY, doc fastjson);
+INSERT INTO tc6 SELECT id, body::fastjson FROM tc_src ORDER BY id;
+BEGIN;
+SELECT count(tc_type(doc)) FROM tc6;
+TRUNCATE tc6;
+INSERT INTO tc6 SELECT id, body::fastjson FROM tc_src WHERE id <= 3;
+SELECT id, tc_type(doc), (SELECT j->>'type' FROM tc_jsonb r WHERE r.id = tc6.id) AS jsonb FROM tc6 ORDER BY id;
+COMMIT;
+BEGIN;
+CREATE TABLE tc7 (id int PRIMARY KEY, doc fastjson);
+INSERT INTO tc7 SELECT id, body::fastjson FROM tc_src ORDER BY id;
+SELECT count(tc_type(doc)) FROM tc7;
+TRUNCATE tc7;
+INSERT INTO tc7 SELECT id, body::fastjson FROM tc_src WHERE id <= 3;
+SELECT id, tc_type(doc) FROM tc7 ORDER BY id;
+COMMIT;
+INSERT INTO tc6 SELECT id, body::fastjson FROM tc_src WHERE id > 3 ORDER BY id;
+BEGIN;
+SELECT count(tc_type(doc)) FROM tc6;
+DELETE FROM tc6 WHERE id > 3;
+CLUSTER tc6 USING tc6_pkey;
+SELECT id, tc_type(doc) FROM tc6 ORDER BY id;
+COMMIT;
+
+DROP TABLE tc, tc2, tc3, tc4, tc5, tc6, tc7, tc_src, tc_jsonb;
+DROP FUNCTION tc_diffs(regclass), tc_toast_scans(regclass), tc_lock_after_rollback(fastjson, regclass),
+	tc_type(fastjson);

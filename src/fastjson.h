@@ -270,6 +270,7 @@ typedef struct FastjsonToastCursor
 {
 	Oid			toastrelid;
 	uint32		lxid;
+	uint32		cid;			/* the command in which nblocks was counted */
 	uint32		nblocks;
 	Oid			last_valueid;	/* the last value read, */
 	int32		last_total;		/* its chunks, */

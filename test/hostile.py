@@ -2,7 +2,7 @@
 """hostile.py — hostile input through SQL: fastjson must answer with a clear
 error (or the right result), never crash, never store anything malformed.
 
-usage: /usr/bin/python3 test/hostile.py [SECTION ...]     (SECTION: a b c d e f; all by default)
+usage: /usr/bin/python3 test/hostile.py [SECTION ...]     (SECTION: a b c d e f g; all by default)
 
 Connects with libpq's environment (PGHOST, PGPORT, PGUSER, PGDATABASE) as a
 superuser (run by scripts/test_sql.sh against its throwaway cluster); creates
@@ -33,6 +33,11 @@ pg_postmaster_start_time() (no crash-restart).
      UTF-8 (a \\u escape of a non-ASCII character becomes its UTF-8 bytes, bytes
      that are not UTF-8 give 22021 through every input path, 22P03 in CBOR, and
      nothing is stored); in a LATIN1 database CREATE EXTENSION gives 0A000.
+  g. the TOAST cursor when the TOAST table shrinks under a transaction: a
+     PL/pgSQL function's lookups (its cursor lives for the transaction) after
+     a rolled-back savepoint released the TOAST lock and another session
+     deleted most rows and vacuumed (truncating the TOAST table) must read
+     the table as it is now, and give jsonb's answers.
 
 Settings (environment): FJ_SEED (random seed for c), FJ_FUZZ_PAYLOADS (c,
 default 8000), FJ_BIG_MB (b, default 300), FJ_CANCEL_MB (d, default 400),
@@ -856,6 +861,52 @@ def section_f():
     admin.close()
 
 
+# ------------------------------------------- g. the TOAST cursor under a shrink
+
+def section_g():
+    info("== g. the TOAST cursor after another session truncated the TOAST table")
+    a = connect()
+    b = connect()
+    run(b, "DROP TABLE IF EXISTS hostile_shrink, hostile_shrink_j")
+    run(b, "DROP FUNCTION IF EXISTS hostile_shrink_k(fastjson)")
+    # 100 documents of about 18 kB of hashes: in the stored form, out of line, some 250 TOAST
+    # pages; the jsonb copies in a table of their own
+    b.execute("CREATE TABLE hostile_shrink_j AS SELECT i AS id, (SELECT jsonb_object_agg('k' || g, "
+              "md5((i * 1000 + g)::text) || ' ' || (g * i)::text || ' common text') "
+              "FROM generate_series(1, 400) g) AS j FROM generate_series(1, 100) i")
+    b.execute("CREATE TABLE hostile_shrink AS SELECT id, j::text::fastjson AS doc FROM hostile_shrink_j ORDER BY id")
+    b.execute("CREATE FUNCTION hostile_shrink_k(d fastjson) RETURNS text LANGUAGE plpgsql "
+              "AS $$ BEGIN RETURN d->>'k7'; END $$")
+    pages_before = b.execute("SELECT pg_relation_size(reltoastrelid) / 8192 FROM pg_class "
+                             "WHERE relname = 'hostile_shrink'").fetchone()[0]
+    a.execute("BEGIN")
+    a.execute("SAVEPOINT s")
+    n = a.execute("SELECT count(hostile_shrink_k(doc)) FROM hostile_shrink").fetchone()[0]
+    a.execute("ROLLBACK TO SAVEPOINT s")
+    b.execute("DELETE FROM hostile_shrink WHERE id > 2")
+    b.execute("VACUUM hostile_shrink")
+    pages_after = b.execute("SELECT pg_relation_size(reltoastrelid) / 8192 FROM pg_class "
+                            "WHERE relname = 'hostile_shrink'").fetchone()[0]
+    rows, st, msg, _ = run(a, "SELECT id, hostile_shrink_k(doc) = (SELECT j->>'k7' FROM hostile_shrink_j j "
+                              "WHERE j.id = t.id) FROM hostile_shrink t ORDER BY id")
+    run(a, "ROLLBACK")
+    info(f"  {n} lookups, then the TOAST table vacuumed from {pages_before} to {pages_after} pages")
+    if pages_after >= pages_before:
+        violation(f"g: VACUUM did not truncate the TOAST table ({pages_before} -> {pages_after} pages): "
+                  "the check proves nothing")
+    if st is not None:
+        violation(f"g: lookups after the shrink: {st} {msg}")
+    elif rows != [(1, True), (2, True)]:
+        violation(f"g: lookups after the shrink answered {rows}")
+    else:
+        info("  the two rows left answer as jsonb's")
+    b.execute("DROP TABLE hostile_shrink, hostile_shrink_j")
+    b.execute("DROP FUNCTION hostile_shrink_k(fastjson)")
+    guard.check(b, "g")
+    a.close()
+    b.close()
+
+
 # ------------------------------------------------------------------- main
 
 def finish():
@@ -876,7 +927,7 @@ def finish():
 
 def main():
     global guard
-    sections = sys.argv[1:] or ["a", "b", "c", "d", "e", "f"]
+    sections = sys.argv[1:] or ["a", "b", "c", "d", "e", "f", "g"]
     with connect() as c:
         c.execute("SET client_min_messages = warning")
         c.execute("CREATE EXTENSION IF NOT EXISTS fastjson")
@@ -884,7 +935,7 @@ def main():
              f"{c.execute('SELECT version()').fetchone()[0].split(' on ')[0]}")
     guard = Guard()
     funcs = {"a": section_a, "b": section_b, "c": section_c, "d": section_d, "e": section_e,
-             "f": section_f}
+             "f": section_f, "g": section_g}
     for s in sections:
         t0 = time.monotonic()
         funcs[s]()
