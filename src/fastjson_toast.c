@@ -394,13 +394,15 @@ read_chunks(const struct varatt_external *pointer, int32 sliceoffset, int32 slic
 	 * The lock is kept to the end of the transaction (as the table's own lock
 	 * is): no other session can truncate the TOAST table under it, and the
 	 * next values' opens need not ask for it again while the subtransaction
-	 * that took it runs. The page count is taken again, and what the cursor
-	 * remembers of the pages forgotten, whenever the lock is taken (a
-	 * subtransaction that ended by an abort released it, and a VACUUM may
-	 * have truncated the table since) and in each new command: a cursor kept
-	 * across the commands of a transaction (a PL/pgSQL function's) must not
-	 * trust a count taken before this transaction's own TRUNCATE or CLUSTER,
-	 * which no command can run while a scan of the table is open.
+	 * that took it runs. The page count is taken again whenever the lock is
+	 * taken (a subtransaction that ended by an abort released it, and a
+	 * VACUUM may have truncated the table since) and in each new command: a
+	 * cursor kept across the commands of a transaction (a PL/pgSQL
+	 * function's) must not trust a count taken before this transaction's own
+	 * TRUNCATE or CLUSTER, which no command can run while a scan of the table
+	 * is open. The places it remembers stay: each is only where to look
+	 * first (a chunk found there must be the one asked for, and visible),
+	 * and one past the new count is not looked at.
 	 */
 	locked = cur->toastrelid == ext.va_toastrelid && cur->lxid == FJ_MY_LXID &&
 		cur->locked_in == GetCurrentSubTransactionId();
@@ -411,7 +413,15 @@ read_chunks(const struct varatt_external *pointer, int32 sliceoffset, int32 slic
 		*other_am = true;
 		return NULL;
 	}
-	if (!locked || cur->cid != (uint32) GetCurrentCommandId(false))
+	if (cur->toastrelid == ext.va_toastrelid && cur->lxid == FJ_MY_LXID)
+	{
+		if (!locked || cur->cid != (uint32) GetCurrentCommandId(false))
+		{
+			cur->cid = (uint32) GetCurrentCommandId(false);
+			cur->nblocks = RelationGetNumberOfBlocks(toastrel);
+		}
+	}
+	else
 	{
 		cur->toastrelid = ext.va_toastrelid;
 		cur->lxid = FJ_MY_LXID;
