@@ -667,6 +667,51 @@ BEGIN
 	RAISE NOTICE 'a variable changing value: % of 7 steps answer as jsonb', same;
 END
 $$;
+-- Five constants whose tapes are about 7 MB each take more than the 32 MB the
+-- kept tapes may hold together: the least recently used make room, never
+-- the one the call's other argument is using (c = d compares two of them),
+-- and the answers stay right.
+CREATE TEMP TABLE kept_big AS
+SELECT k, ('[' || (SELECT string_agg(format('"item %s of group %s with some padding text to make it long"', i, k), ',')
+				   FROM generate_series(1, 115000) i) || ']')::fastjson AS doc
+FROM generate_series(1, 5) k;
+SELECT count(*) AS big_constants, min(fastjson_storage_form(doc)) AS form,
+	bool_and(octet_length(fastjson_send(doc)) BETWEEN 7000000 AND 8000000) AS tapes_of_7_to_8_mb
+FROM kept_big;
+BEGIN;
+DO $$
+DECLARE
+	v fastjson[];
+	right_rows int := 0;
+	pairs_right int := 0;
+	most bigint := 0;
+	n int;
+BEGIN
+	SELECT array_agg(doc ORDER BY k) INTO v FROM kept_big;
+	FOR round IN 1..2 LOOP
+		FOR i IN 1..5 LOOP
+			DECLARE
+				c fastjson := v[i];
+				d fastjson := v[1 + i % 5];
+			BEGIN
+				SELECT count(*) INTO n FROM kept_big WHERE doc = c;
+				IF n = 1 AND (SELECT k FROM kept_big WHERE doc = c) = i THEN
+					right_rows := right_rows + 1;
+				END IF;
+				IF (c = d) = false AND (c = c) AND (c <> d) AND (c < d) = (i < 1 + i % 5) THEN
+					pairs_right := pairs_right + 1;
+				END IF;
+				most := greatest(most, (SELECT used_bytes FROM pg_backend_memory_contexts
+										WHERE name = 'fastjson kept arguments'));
+			END;
+		END LOOP;
+	END LOOP;
+	RAISE NOTICE 'large kept constants: % of 10 lookups and % of 10 pairs right, more than one tape kept: %, within 32 MB: %',
+		right_rows, pairs_right, most > 14 << 20, most <= 33 << 20;
+END
+$$;
+COMMIT;
+DROP TABLE kept_big;
 DROP FUNCTION kept_answers(text, text, text);
 DROP FUNCTION kept_form(text);
 DROP FUNCTION kept_doc(int, int);

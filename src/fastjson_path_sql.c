@@ -21,6 +21,7 @@
  * unwrap, the whole value is read and the path runs from the root.
  */
 #include "fastjson_path.h"
+#include "fastjson_funcs.h"
 
 #include "funcapi.h"
 #include "utils/memutils.h"
@@ -182,12 +183,15 @@ build_item(fj_builder *b, const FjpItem *it)
 				break;
 			}
 		case FJP_STRING:
+			/* a path's string literal, or a string method's result, is text from SQL */
+			fastjson_check_utf8(it->u.str.s, it->u.str.len);
 			fj_builder_string(b, it->u.str.s, it->u.str.len);
 			break;
 		case FJP_DATETIME:
 			{
 				char	   *s = fjp_datetime_text(it);
 
+				fastjson_check_utf8(s, strlen(s));
 				fj_builder_string(b, s, strlen(s));
 				break;
 			}

@@ -396,13 +396,18 @@ read_chunks(const struct varatt_external *pointer, int32 sliceoffset, int32 slic
 	 * next values' opens need not ask for it again while the subtransaction
 	 * that took it runs. The page count is taken again whenever the lock is
 	 * taken (a subtransaction that ended by an abort released it, and a
-	 * VACUUM may have truncated the table since) and in each new command: a
-	 * cursor kept across the commands of a transaction (a PL/pgSQL
-	 * function's) must not trust a count taken before this transaction's own
-	 * TRUNCATE or CLUSTER, which no command can run while a scan of the table
-	 * is open. The places it remembers stay: each is only where to look
-	 * first (a chunk found there must be the one asked for, and visible),
-	 * and one past the new count is not looked at.
+	 * VACUUM may have truncated the table since), and whenever the command
+	 * id has moved on: a cursor kept across the commands of a transaction (a
+	 * PL/pgSQL function's) must not trust a count taken before this
+	 * transaction's own TRUNCATE or CLUSTER, which no command can run while a
+	 * scan of the table is open. The command id moves on only after a
+	 * command that wrote; CLUSTER and a TRUNCATE to a new file write
+	 * pg_class, but a TRUNCATE in place (of a table this transaction created
+	 * or gave a new file) writes a catalog only through its index rebuild,
+	 * so for such a table the count is taken at every open. The places the
+	 * cursor remembers stay: each is only where to look first (a chunk found
+	 * there must be the one asked for, and visible), and one past the new
+	 * count is not looked at.
 	 */
 	locked = cur->toastrelid == ext.va_toastrelid && cur->lxid == FJ_MY_LXID &&
 		cur->locked_in == GetCurrentSubTransactionId();
@@ -415,7 +420,7 @@ read_chunks(const struct varatt_external *pointer, int32 sliceoffset, int32 slic
 	}
 	if (cur->toastrelid == ext.va_toastrelid && cur->lxid == FJ_MY_LXID)
 	{
-		if (!locked || cur->cid != (uint32) GetCurrentCommandId(false))
+		if (!locked || cur->cid != (uint32) GetCurrentCommandId(false) || FJ_REL_NEW_IN_XACT(toastrel))
 		{
 			cur->cid = (uint32) GetCurrentCommandId(false);
 			cur->nblocks = RelationGetNumberOfBlocks(toastrel);

@@ -104,6 +104,21 @@ fj_toast_snapshot(SnapshotData *data)
 #define FJ_MY_LXID (MyProc->lxid)
 #endif
 
+/*
+ * Whether this transaction created the relation or gave it a new file: only
+ * then may a TRUNCATE cut its file short in place. 16 renamed relfilenodes
+ * relfilelocators.
+ */
+#if PG_VERSION_NUM >= 160000
+#define FJ_REL_NEW_IN_XACT(rel) \
+	((rel)->rd_createSubid != InvalidSubTransactionId || \
+	 (rel)->rd_newRelfilelocatorSubid != InvalidSubTransactionId)
+#else
+#define FJ_REL_NEW_IN_XACT(rel) \
+	((rel)->rd_createSubid != InvalidSubTransactionId || \
+	 (rel)->rd_newRelfilenodeSubid != InvalidSubTransactionId)
+#endif
+
 #endif							/* FASTJSON_PG_COMPAT_TOAST_H */
 
 /* ================================================== Rows from objects

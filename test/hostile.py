@@ -806,6 +806,12 @@ SQL_ASCII_CASES = [
     ("0xe9 as a key fastjson_insert creates", "SELECT fastjson_insert('{}', ARRAY[E'\\xe9'], '1')", "22021", None),
     ("0xe9 in a column name through to_fastjson",
      b'SELECT to_fastjson(r) FROM (SELECT 1 AS "k\xe9") r', "22021", None),
+    ("0xe9 in a jsonpath string literal, fastjson_path_query_first",
+     "SELECT fastjson_path_query_first('{}', E'\"a\\xe9\"')", "22021", None),
+    ("0xe9 in a jsonpath string literal, fastjson_path_query_array",
+     "SELECT fastjson_path_query_array('{}', E'\"\\xe9\"')", "22021", None),
+    ("0xe9 in a jsonpath string literal, fastjson_path_query",
+     "SELECT fastjson_path_query('{}', E'\"\\xe9\"')", "22021", None),
     ("0xff in a CBOR text string (malformed CBOR, as in any database)",
      "SELECT fastjson_from_cbor('\\x61ff'::bytea)", "22P03", None),
 ]
