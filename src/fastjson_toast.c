@@ -418,26 +418,22 @@ read_chunks(const struct varatt_external *pointer, int32 sliceoffset, int32 slic
 		*other_am = true;
 		return NULL;
 	}
-	if (cur->toastrelid == ext.va_toastrelid && cur->lxid == FJ_MY_LXID)
-	{
-		if (!locked || cur->cid != (uint32) GetCurrentCommandId(false) || FJ_REL_NEW_IN_XACT(toastrel))
-		{
-			cur->cid = (uint32) GetCurrentCommandId(false);
-			cur->nblocks = RelationGetNumberOfBlocks(toastrel);
-		}
-	}
-	else
+	if (cur->toastrelid != ext.va_toastrelid || cur->lxid != FJ_MY_LXID)
 	{
 		cur->toastrelid = ext.va_toastrelid;
 		cur->lxid = FJ_MY_LXID;
-		cur->cid = (uint32) GetCurrentCommandId(false);
-		cur->nblocks = RelationGetNumberOfBlocks(toastrel);
 		ItemPointerSetInvalid(&cur->last.tid);
 		ItemPointerSetInvalid(&cur->front.tid);
 		ItemPointerSetInvalid(&cur->first.tid);
 		ItemPointerSetInvalid(&cur->tail.tid);
 		cur->last_valueid = InvalidOid;
 		cur->slices = cur->misses = 0;
+	}
+	/* a new relation or transaction is never locked: it is counted here too */
+	if (!locked || cur->cid != (uint32) GetCurrentCommandId(false) || FJ_REL_NEW_IN_XACT(toastrel))
+	{
+		cur->cid = (uint32) GetCurrentCommandId(false);
+		cur->nblocks = RelationGetNumberOfBlocks(toastrel);
 	}
 	cur->locked_in = GetCurrentSubTransactionId();
 	snapshot = fj_toast_snapshot(&snapdata);
